@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Runs every package's tests in one `node --test` run so that the summary at the end covers all
+// of them. Arguments filter the test files by substring: `npm test -- shared/src/escpos`.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const roots = ['shared/src', 'cloud/src', 'agent/src', 'test'];
+const skipDirs = new Set(['node_modules', 'fixtures', '.printwire']);
+
+function collect(dir, out) {
+  let entries;
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (!skipDirs.has(name)) collect(path, out);
+    } else if (name.endsWith('.test.ts')) {
+      out.push(relative(root, path));
+    }
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = roots
+  .flatMap((r) => collect(join(root, r), []))
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ') || '(all)'}`);
+  process.exit(1);
+}
+
+const concurrency = Math.max(2, availableParallelism());
+const child = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    ...files,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
+child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
