@@ -1,3 +1,4 @@
 // The public surface of @printwire/shared. Each module is also importable by its subpath
 // (`@printwire/shared/errors/index`), so the cloud and agent take only what they use.
 export * from './errors/index.js';
+export * from './webhook/index.js';
