@@ -39,6 +39,8 @@ export const ERROR_CATALOG = {
   DOWNLOAD_TOO_LARGE: { status: 413, retryable: false },
   NO_BROWSER: { status: 503, retryable: false },
   RENDER_FAILED: { status: 400, retryable: false },
+  // The agent found the job half-sent after a crash: it is not printed again (at most once on paper).
+  INTERRUPTED: { status: 409, retryable: false },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
