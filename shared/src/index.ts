@@ -2,3 +2,4 @@
 // (`@printwire/shared/errors/index`), so the cloud and agent take only what they use.
 export * from './errors/index.js';
 export * from './webhook/index.js';
+export * from './protocol/index.js';

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { PROTOCOL_LIMITS as L } from './limits.js';
+
+/** Building blocks shared by the messages of both directions. */
+
+export const idSchema = z.string().min(1).max(L.maxIdChars);
+export const fieldSchema = z.string().max(L.maxFieldChars);
+export const textSchema = z.string().max(L.maxTextChars);
+export const isoDateSchema = z.iso.datetime({ offset: true });
+
+export const PAPER_SIZES = ['58mm', '80mm'] as const;
+export const paperSchema = z.enum(PAPER_SIZES);
+
+export const CUT_MODES = ['full', 'partial', 'none'] as const;
+export const cutSchema = z.enum(CUT_MODES);
+
+/** How the agent reaches a printer (the scheme of its URI). */
+export const PRINTER_CONNECTIONS = ['tcp', 'serial', 'usb', 'system'] as const;
+/** The command language a printer speaks. */
+export const PRINTER_LANGUAGES = ['escpos', 'zpl', 'epl'] as const;
+/** What a printer is for: receipts (ESC/POS), labels (ZPL, EPL), pages (system spooler). */
+export const PRINTER_KINDS = ['receipt', 'label', 'office'] as const;
+/**
+ * A printer's status as the agent sees it. `unknown` until the first check; `error` covers
+ * every other fault the printer reports (cutter jam, overheating).
+ */
+export const PRINTER_STATUSES = [
+  'online',
+  'offline',
+  'paper_out',
+  'cover_open',
+  'error',
+  'unknown',
+] as const;
+export type PrinterStatus = (typeof PRINTER_STATUSES)[number];
+
+export const JOB_TYPES = [
+  'receipt',
+  'escpos',
+  'raw',
+  'zpl',
+  'epl',
+  'pdf',
+  'image',
+  'text',
+  'html',
+] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+export const JOB_ENCODINGS = ['json', 'base64', 'utf8', 'url'] as const;
+export type JobEncoding = (typeof JOB_ENCODINGS)[number];
+
+/** A printer as the agent reports it in `hello` and `printers`. */
+export const printerInfoSchema = z.object({
+  agentPrinterId: idSchema,
+  name: fieldSchema.min(1),
+  alias: fieldSchema.nullable(),
+  /** The printer URI (`tcp://10.0.0.5:9100`), never with a secret in it. */
+  uri: fieldSchema,
+  connection: z.enum(PRINTER_CONNECTIONS),
+  kind: z.enum(PRINTER_KINDS),
+  language: z.enum(PRINTER_LANGUAGES),
+  paper: paperSchema.nullable(),
+  codepage: fieldSchema.nullable(),
+  capabilities: z.array(fieldSchema).max(L.maxCapabilities),
+  status: z.enum(PRINTER_STATUSES),
+  isDefault: z.boolean(),
+});
+export type PrinterInfo = z.infer<typeof printerInfoSchema>;
+
+export const queueSummarySchema = z.object({
+  queued: z.number().int().min(0),
+  printing: z.number().int().min(0),
+});
+export type QueueSummary = z.infer<typeof queueSummarySchema>;
+
+/** Per-printer defaults the cloud pushes (the spec's printers.defaults.<printerId>). */
+export const printerDefaultsSchema = z.object({
+  paper: paperSchema.optional(),
+  codepage: fieldSchema.optional(),
+  cut: cutSchema.optional(),
+});
+export type PrinterDefaults = z.infer<typeof printerDefaultsSchema>;
+
+/** The configuration pushed in `welcome` and `config`. */
+export const agentConfigSchema = z.object({
+  printers: z
+    .array(
+      z.object({
+        agentPrinterId: idSchema,
+        /** The cloud's printer id, so that the agent's logs and local API can name it. */
+        printerId: idSchema.nullable(),
+        isDefault: z.boolean().optional(),
+        defaults: printerDefaultsSchema,
+      }),
+    )
+    .max(L.maxPrinters),
+  /** Templates for local mode: a later issue; agents of this version ignore the content. */
+  templates: z.array(z.unknown()).optional(),
+});
+export type AgentConfig = z.infer<typeof agentConfigSchema>;

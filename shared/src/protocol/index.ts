@@ -1,0 +1,50 @@
+/**
+ * The agent protocol: the JSON messages on the WebSocket between an agent and the cloud
+ * (`/agent/v1/connect`), as zod schemas both ends validate with. See docs/agent-protocol.md.
+ * Names are explicit (no `export *`) so that nothing here collides with the other modules that
+ * the package root re-exports.
+ */
+export {
+  PROTOCOL_VERSION,
+  PROTOCOL_LIMITS,
+  AGENT_CLOSE_CODES,
+  isFatalCloseCode,
+} from './limits.js';
+export {
+  PRINTER_CONNECTIONS,
+  PRINTER_LANGUAGES,
+  PRINTER_KINDS,
+  PRINTER_STATUSES,
+  JOB_TYPES as PROTOCOL_JOB_TYPES,
+  JOB_ENCODINGS as PROTOCOL_JOB_ENCODINGS,
+  printerInfoSchema,
+  agentConfigSchema,
+  type PrinterStatus,
+  type PrinterInfo,
+  type QueueSummary,
+  type PrinterDefaults,
+  type AgentConfig,
+} from './common.js';
+export {
+  AGENT_MESSAGE_SCHEMAS,
+  CLOUD_MESSAGE_SCHEMAS,
+  CLOSE_REASONS,
+  dispatchedJobSchema,
+  type DispatchedJob,
+  type JobOptions as DispatchedJobOptions,
+  type AgentMessage,
+  type CloudMessage,
+  type AgentMessageType,
+  type CloudMessageType,
+  type AgentMessageOf,
+  type CloudMessageOf,
+} from './messages.js';
+export {
+  parseAgentMessage,
+  parseCloudMessage,
+  serializeMessage,
+  type ProtocolError,
+  type ParseResult,
+  type ParseOptions,
+  type RawMessage,
+} from './parse.js';

@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { ERROR_CATALOG } from '../errors/index.js';
+import {
+  agentConfigSchema,
+  cutSchema,
+  fieldSchema,
+  idSchema,
+  isoDateSchema,
+  JOB_ENCODINGS,
+  JOB_TYPES,
+  printerInfoSchema,
+  PRINTER_STATUSES,
+  queueSummarySchema,
+  textSchema,
+} from './common.js';
+import { PROTOCOL_LIMITS as L } from './limits.js';
+
+const errorCodeSchema = z.enum(Object.keys(ERROR_CATALOG) as [keyof typeof ERROR_CATALOG]);
+
+// ---------------------------------------------------------------- agent → cloud
+
+export const helloSchema = z.object({
+  type: z.literal('hello'),
+  id: idSchema,
+  protocolVersion: z.number().int().min(1),
+  agentVersion: fieldSchema.min(1),
+  os: fieldSchema.min(1),
+  arch: fieldSchema.min(1),
+  hostname: fieldSchema,
+  printers: z.array(printerInfoSchema).max(L.maxPrinters),
+  queue: queueSummarySchema.optional(),
+});
+
+export const heartbeatSchema = z.object({
+  type: z.literal('heartbeat'),
+  sentAt: isoDateSchema,
+  queue: queueSummarySchema,
+});
+
+export const printersSchema = z.object({
+  type: z.literal('printers'),
+  printers: z.array(printerInfoSchema).max(L.maxPrinters),
+});
+
+export const printerStatusSchema = z.object({
+  type: z.literal('printer.status'),
+  agentPrinterId: idSchema,
+  status: z.enum(PRINTER_STATUSES),
+  /** What the printer said, in words (`paper near end`, `connection refused`). */
+  detail: textSchema.optional(),
+  at: isoDateSchema,
+});
+
+export const jobAckSchema = z.object({
+  type: z.literal('job.ack'),
+  jobId: idSchema,
+  attempt: z.number().int().min(1),
+});
+
+export const jobProgressSchema = z.object({
+  type: z.literal('job.progress'),
+  jobId: idSchema,
+  attempt: z.number().int().min(1),
+  /** `printing`: the first byte is about to go out. `retry_scheduled`: back in the queue. */
+  stage: z.enum(['printing', 'retry_scheduled']),
+  errorCode: errorCodeSchema.optional(),
+  errorMessage: textSchema.optional(),
+  nextAttemptAt: isoDateSchema.optional(),
+});
+
+export const jobResultSchema = z
+  .object({
+    type: z.literal('job.result'),
+    id: idSchema,
+    jobId: idSchema,
+    attempt: z.number().int().min(1),
+    outcome: z.enum(['printed', 'failed']),
+    errorCode: errorCodeSchema.optional(),
+    errorMessage: textSchema.optional(),
+    retryable: z.boolean().optional(),
+    at: isoDateSchema,
+  })
+  .refine((m) => m.outcome === 'printed' || m.errorCode !== undefined, {
+    message: 'a failed result needs an errorCode',
+    path: ['errorCode'],
+  });
+
+export const jobCancelledSchema = z.object({
+  type: z.literal('job.cancelled'),
+  id: idSchema,
+  jobId: idSchema,
+  /** true: the job will not print. false: too late or unknown, see `reason`. */
+  cancelled: z.boolean(),
+  reason: z.enum(['not_started', 'started', 'finished', 'unknown_job']),
+  at: isoDateSchema,
+});
+
+// ---------------------------------------------------------------- cloud → agent
+
+export const welcomeSchema = z.object({
+  type: z.literal('welcome'),
+  replyTo: idSchema.optional(),
+  protocolVersion: z.number().int().min(1),
+  deviceId: idSchema,
+  heartbeatIntervalMs: z.number().int().min(L.minHeartbeatIntervalMs).max(L.maxHeartbeatIntervalMs),
+  config: agentConfigSchema,
+});
+
+export const configSchema = z.object({
+  type: z.literal('config'),
+  config: agentConfigSchema,
+});
+
+export const jobOptionsSchema = z.object({
+  copies: z.number().int().min(1).max(L.maxCopies).optional(),
+  cut: cutSchema.optional(),
+  openDrawer: z.boolean().optional(),
+  codepage: fieldSchema.optional(),
+  /** The free plan's "Printed with Printwire" line (receipts only). */
+  footer: z.boolean().optional(),
+});
+export type JobOptions = z.infer<typeof jobOptionsSchema>;
+
+export const dispatchedJobSchema = z
+  .object({
+    id: idSchema,
+    attempt: z.number().int().min(1).max(L.maxAttempts),
+    maxAttempts: z.number().int().min(1).max(L.maxAttempts),
+    agentPrinterId: idSchema,
+    type: z.enum(JOB_TYPES),
+    encoding: z.enum(JOB_ENCODINGS),
+    /** A string for base64, utf8 and url; the receipt document (an object) for json. */
+    content: z.union([z.string(), z.record(z.string(), z.unknown())]),
+    options: jobOptionsSchema,
+    expiresAt: isoDateSchema.nullable(),
+    createdAt: isoDateSchema,
+  })
+  .superRefine((job, ctx) => {
+    const isObject = typeof job.content !== 'string';
+    if (job.encoding === 'json' && !isObject) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message: 'json content must be an object',
+      });
+    }
+    if (job.encoding !== 'json' && isObject) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message: `${job.encoding} content must be a string`,
+      });
+    }
+    if (job.attempt > job.maxAttempts) {
+      ctx.addIssue({ code: 'custom', path: ['attempt'], message: 'must be at most maxAttempts' });
+    }
+  });
+export type DispatchedJob = z.infer<typeof dispatchedJobSchema>;
+
+export const jobDispatchSchema = z.object({
+  type: z.literal('job.dispatch'),
+  job: dispatchedJobSchema,
+});
+
+export const jobCancelSchema = z.object({
+  type: z.literal('job.cancel'),
+  jobId: idSchema,
+});
+
+/** Confirms a message that carried an `id` (job.result, job.cancelled). */
+export const ackSchema = z.object({
+  type: z.literal('ack'),
+  id: idSchema,
+});
+
+export const errorMessageSchema = z.object({
+  type: z.literal('error'),
+  replyTo: idSchema.optional(),
+  code: fieldSchema,
+  message: textSchema,
+});
+
+export const CLOSE_REASONS = [
+  'token_revoked',
+  'device_deleted',
+  'replaced',
+  'unsupported_version',
+  'protocol_error',
+  'shutdown',
+] as const;
+
+export const closeSchema = z.object({
+  type: z.literal('close'),
+  reason: z.enum(CLOSE_REASONS),
+  message: textSchema,
+  /** false: the agent must not reconnect with this token. */
+  retry: z.boolean(),
+});
+
+export const AGENT_MESSAGE_SCHEMAS = {
+  hello: helloSchema,
+  heartbeat: heartbeatSchema,
+  printers: printersSchema,
+  'printer.status': printerStatusSchema,
+  'job.ack': jobAckSchema,
+  'job.progress': jobProgressSchema,
+  'job.result': jobResultSchema,
+  'job.cancelled': jobCancelledSchema,
+} as const;
+
+export const CLOUD_MESSAGE_SCHEMAS = {
+  welcome: welcomeSchema,
+  config: configSchema,
+  'job.dispatch': jobDispatchSchema,
+  'job.cancel': jobCancelSchema,
+  ack: ackSchema,
+  error: errorMessageSchema,
+  close: closeSchema,
+} as const;
+
+type Infer<T> = { [K in keyof T]: T[K] extends z.ZodType ? z.infer<T[K]> : never }[keyof T];
+
+/** Every message an agent may send. */
+export type AgentMessage = Infer<typeof AGENT_MESSAGE_SCHEMAS>;
+/** Every message the cloud may send. */
+export type CloudMessage = Infer<typeof CLOUD_MESSAGE_SCHEMAS>;
+export type AgentMessageType = AgentMessage['type'];
+export type CloudMessageType = CloudMessage['type'];
+export type AgentMessageOf<T extends AgentMessageType> = Extract<AgentMessage, { type: T }>;
+export type CloudMessageOf<T extends CloudMessageType> = Extract<CloudMessage, { type: T }>;
