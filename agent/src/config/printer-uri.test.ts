@@ -1,0 +1,111 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parsePrinterUri } from './printer-uri.js';
+
+function rejects(uri: string, pattern: RegExp) {
+  assert.throws(
+    () => parsePrinterUri(uri),
+    (e: Error & { code?: string }) => e.code === 'VALIDATION_FAILED' && pattern.test(e.message),
+    uri,
+  );
+}
+
+describe('printer URIs', () => {
+  test('a tcp URI without a port uses the raw port 9100', () => {
+    const spec = parsePrinterUri('tcp://10.0.0.5');
+    assert.deepEqual(spec.target, { connection: 'tcp', host: '10.0.0.5', port: 9100 });
+    assert.equal(spec.uri, 'tcp://10.0.0.5:9100');
+    assert.equal(spec.name, '10.0.0.5:9100');
+    assert.equal(spec.language, 'escpos');
+  });
+
+  test('a tcp URI takes a port, an IPv6 address and options', () => {
+    const spec = parsePrinterUri(
+      'TCP://[::1]:9101/?name=Kitchen%20printer&alias=kitchen&paper=58mm&codepage=cp858&lang=escpos',
+    );
+    assert.deepEqual(spec.target, { connection: 'tcp', host: '::1', port: 9101 });
+    assert.equal(spec.name, 'Kitchen printer');
+    assert.equal(spec.alias, 'kitchen');
+    assert.equal(spec.paper, '58mm');
+    assert.equal(spec.codepage, 'CP858');
+    assert.equal(spec.connectionKey, 'tcp://[::1]:9101');
+  });
+
+  test('ports outside 1-65535 are refused at the edges', () => {
+    assert.equal(parsePrinterUri('tcp://h:1').target.connection, 'tcp');
+    assert.equal(parsePrinterUri('tcp://h:65535').target.connection, 'tcp');
+    rejects('tcp://h:0', /port must be 1-65535/);
+    rejects('tcp://h:65536', /port must be 1-65535/);
+    rejects('tcp://h:abc', /port must be 1-65535/);
+  });
+
+  test('a serial URI takes a path and a baud rate', () => {
+    assert.deepEqual(parsePrinterUri('serial:/dev/ttyUSB0?baud=115200').target, {
+      connection: 'serial',
+      path: '/dev/ttyUSB0',
+      baud: 115200,
+    });
+    assert.deepEqual(parsePrinterUri('serial:COM3').target, {
+      connection: 'serial',
+      path: 'COM3',
+      baud: 9600,
+    });
+    rejects('serial:/dev/ttyS0?baud=fast', /baud must be/);
+    rejects('serial:/dev/ttyS0?baud=299', /baud must be/);
+    rejects('tcp://h?baud=9600', /serial printers only/);
+  });
+
+  test('a usb URI takes vendor and product ids in hex and an optional serial number', () => {
+    assert.deepEqual(parsePrinterUri('usb://04b8:0202/J7GF012345').target, {
+      connection: 'usb',
+      vendorId: 0x04b8,
+      productId: 0x0202,
+      serial: 'J7GF012345',
+    });
+    assert.equal(parsePrinterUri('usb://04B8:0E15').connectionKey, 'usb://04b8:0e15');
+    rejects('usb://4b8:202', /4 hex digits/);
+    rejects('usb://04b8', /4 hex digits/);
+  });
+
+  test('a system URI names a spooler queue, percent-decoded', () => {
+    const spec = parsePrinterUri('system:Office%20Laser?lang=escpos');
+    assert.deepEqual(spec.target, { connection: 'system', queue: 'Office Laser' });
+    assert.equal(spec.name, 'Office Laser');
+  });
+
+  test('label printers are declared with lang', () => {
+    assert.equal(parsePrinterUri('tcp://zebra?lang=zpl').language, 'zpl');
+    assert.equal(parsePrinterUri('tcp://zebra?lang=epl').language, 'epl');
+    rejects('tcp://zebra?lang=pcl', /lang must be escpos, zpl or epl/);
+  });
+
+  test('bad options are named', () => {
+    rejects('tcp://h?papr=58mm', /unknown option 'papr'/);
+    rejects('tcp://h?paper=100mm', /paper must be 58mm or 80mm/);
+    rejects('tcp://h?codepage=UTF8', /codepage must be one of/);
+    rejects('tcp://h?name=a&name=b', /given twice/);
+    rejects('tcp://h?name=%E0%A4%A', /percent-encoding/);
+  });
+
+  test('missing or unknown schemes and addresses are refused', () => {
+    rejects('10.0.0.5', /expected a scheme/);
+    rejects('lpd://10.0.0.5', /unknown scheme 'lpd'/);
+    rejects('tcp://', /host is missing/);
+    rejects('tcp://:9100', /host is missing/);
+    rejects('tcp://h/queue', /no path/);
+    rejects('system:', /address is missing/);
+    rejects('serial:', /address is missing/);
+  });
+
+  test('a URI over 1024 characters is refused', () => {
+    const base = 'tcp://h?name=';
+    assert.equal(parsePrinterUri(base + 'n'.repeat(1024 - base.length)).name.length, 1024 - 13);
+    rejects(base + 'n'.repeat(1025 - base.length), /longer than 1024/);
+  });
+
+  test('the connection key ignores options, so renaming keeps the printer', () => {
+    const a = parsePrinterUri('tcp://Printer.local?name=A');
+    const b = parsePrinterUri('tcp://printer.local:9100?name=B&paper=58mm');
+    assert.equal(a.connectionKey, b.connectionKey);
+  });
+});
