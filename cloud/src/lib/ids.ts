@@ -1,0 +1,69 @@
+/**
+ * Resource ids: a type prefix and a ULID-like body (48-bit time, 80 random bits, Crockford
+ * base32), so ids sort by creation time. Within one millisecond the random part is incremented,
+ * which keeps ids of one process strictly increasing: list cursors (createdAt, id) stay correct
+ * while new rows arrive.
+ */
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+let lastTime = -1;
+let lastRandom: Uint8Array = new Uint8Array(10);
+
+function incremented(bytes: Uint8Array): Uint8Array {
+  const out = Uint8Array.from(bytes);
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i]! < 255) {
+      out[i]! += 1;
+      return out;
+    }
+    out[i] = 0;
+  }
+  return out;
+}
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let t = Math.max(0, Math.floor(ms));
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[t % 32]! + out;
+    t = Math.floor(t / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31]!;
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  return out;
+}
+
+/** A new id such as `job_01JD3M…`; `nowMs` comes from the injected clock. */
+export function newId(prefix: string, nowMs: number): string {
+  let random: Uint8Array;
+  if (nowMs <= lastTime) {
+    random = incremented(lastRandom);
+    nowMs = lastTime;
+  } else {
+    random = new Uint8Array(randomBytes(10));
+    lastTime = nowMs;
+  }
+  lastRandom = random;
+  return `${prefix}_${encodeTime(nowMs)}${encodeRandom(random)}`;
+}
+
+/** A random secret in base62-ish base64url, `bytes` of entropy. */
+export function randomToken(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,264 @@
+/**
+ * Devices and their printers. `includeSandbox` is true for test keys only: live keys never see
+ * the sandbox device or its virtual printers.
+ */
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { newId } from '../lib/ids.js';
+import { decodeCursor, toPage } from './cursor.js';
+import type { Database } from './schema.js';
+import { toDevice, toPrinter } from './rows.js';
+import type { WriteFn } from './organizations.js';
+import type { Device, Page, PageQuery, Printer } from './types.js';
+
+export interface Visibility {
+  includeSandbox: boolean;
+}
+
+export interface NewDevice {
+  name: string;
+  os: string;
+  arch: string;
+  agentVersion: string;
+  groupId?: string | null;
+  status?: string;
+  activated?: boolean;
+  tokenHash?: string | null;
+}
+
+export interface NewPrinter {
+  agentPrinterId: string;
+  name: string;
+  alias?: string | null;
+  connection: string;
+  kind: string;
+  paper?: string | null;
+  codepage?: string | null;
+  profile?: string | null;
+  capabilities?: string[];
+  isDefault?: boolean;
+  status?: string;
+}
+
+function keyset<DB, TB extends keyof DB & string, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  table: 'devices' | 'printers',
+  page: PageQuery,
+): SelectQueryBuilder<DB, TB, O> {
+  let q = query;
+  if (page.cursor) {
+    const c = decodeCursor(page.cursor);
+    // Typed loosely: the same keyset applies to every table with createdAt and id.
+    q = q.where((eb) =>
+      eb.or([
+        eb(`${table}.createdAt` as never, '<', c.createdAt as never),
+        eb.and([
+          eb(`${table}.createdAt` as never, '=', c.createdAt as never),
+          eb(`${table}.id` as never, '<', c.id as never),
+        ]),
+      ]),
+    );
+  }
+  return q
+    .orderBy(`${table}.createdAt` as never, 'desc')
+    .orderBy(`${table}.id` as never, 'desc')
+    .limit(page.limit + 1);
+}
+
+export class InventoryRepository {
+  constructor(
+    private readonly read: Kysely<Database>,
+    private readonly write: WriteFn,
+  ) {}
+
+  async createDevice(organizationId: string, input: NewDevice, now: number): Promise<Device> {
+    return this.write(async (trx) => {
+      const row = {
+        id: newId('dev', now),
+        organizationId,
+        name: input.name,
+        groupId: input.groupId ?? null,
+        os: input.os,
+        arch: input.arch,
+        agentVersion: input.agentVersion,
+        status: input.status ?? 'offline',
+        activated: input.activated === false ? 0 : 1,
+        sandbox: 0,
+        tokenHash: input.tokenHash ?? null,
+        lastSeenAt: null,
+        createdAt: now,
+      };
+      await trx.insertInto('devices').values(row).execute();
+      return toDevice(row);
+    });
+  }
+
+  async createPrinter(
+    organizationId: string,
+    deviceId: string,
+    input: NewPrinter,
+    now: number,
+  ): Promise<Printer> {
+    return this.write(async (trx) => {
+      const device = await trx
+        .selectFrom('devices')
+        .select('id')
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .executeTakeFirst();
+      if (!device) throw new Error(`device ${deviceId} is not in organization ${organizationId}`);
+      const row = {
+        id: newId('prn', now),
+        organizationId,
+        deviceId,
+        agentPrinterId: input.agentPrinterId,
+        name: input.name,
+        alias: input.alias ?? null,
+        connection: input.connection,
+        kind: input.kind,
+        paper: input.paper ?? null,
+        codepage: input.codepage ?? null,
+        profile: input.profile ?? null,
+        capabilities: JSON.stringify(input.capabilities ?? []),
+        isDefault: input.isDefault ? 1 : 0,
+        status: input.status ?? 'offline',
+        sandbox: 0,
+        lastStatusAt: null,
+        createdAt: now,
+      };
+      await trx.insertInto('printers').values(row).execute();
+      return toPrinter(row);
+    });
+  }
+
+  async getDevice(organizationId: string, id: string, v: Visibility): Promise<Device | undefined> {
+    let q = this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id);
+    if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
+    const row = await q.executeTakeFirst();
+    return row ? toDevice(row) : undefined;
+  }
+
+  /** Activated devices, newest first. */
+  async listDevices(
+    organizationId: string,
+    v: Visibility,
+    filter: { status?: string | undefined },
+    page: PageQuery,
+  ): Promise<Page<Device>> {
+    let q = this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('activated', '=', 1);
+    if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    const rows = await keyset(q, 'devices', page).execute();
+    return toPage(
+      rows.map((r) => ({ ...r, createdAt: Number(r.createdAt) })),
+      page.limit,
+      toDevice,
+    );
+  }
+
+  async getPrinter(
+    organizationId: string,
+    id: string,
+    v: Visibility,
+  ): Promise<Printer | undefined> {
+    let q = this.read
+      .selectFrom('printers')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id);
+    if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
+    const row = await q.executeTakeFirst();
+    return row ? toPrinter(row) : undefined;
+  }
+
+  async listPrinters(
+    organizationId: string,
+    v: Visibility,
+    filter: { status?: string | undefined; deviceId?: string | undefined },
+    page: PageQuery,
+  ): Promise<Page<Printer>> {
+    let q = this.read
+      .selectFrom('printers')
+      .selectAll()
+      .where('organizationId', '=', organizationId);
+    if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.deviceId) q = q.where('deviceId', '=', filter.deviceId);
+    const rows = await keyset(q, 'printers', page).execute();
+    return toPage(
+      rows.map((r) => ({ ...r, createdAt: Number(r.createdAt) })),
+      page.limit,
+      toPrinter,
+    );
+  }
+
+  /**
+   * Printers matching every given field, for resolving a job's target. Sandbox printers come
+   * first for test keys so that `alias: 'receipt-80'` finds the virtual one.
+   */
+  async findPrinters(
+    organizationId: string,
+    v: Visibility,
+    match: {
+      id?: string;
+      deviceId?: string;
+      alias?: string;
+      name?: string;
+      isDefault?: boolean;
+      sandbox?: boolean;
+    },
+  ): Promise<Printer[]> {
+    let q = this.read
+      .selectFrom('printers')
+      .selectAll()
+      .where('organizationId', '=', organizationId);
+    if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
+    if (match.id !== undefined) q = q.where('id', '=', match.id);
+    if (match.deviceId !== undefined) q = q.where('deviceId', '=', match.deviceId);
+    if (match.alias !== undefined) q = q.where('alias', '=', match.alias);
+    if (match.name !== undefined) q = q.where('name', '=', match.name);
+    if (match.isDefault !== undefined) q = q.where('isDefault', '=', match.isDefault ? 1 : 0);
+    if (match.sandbox !== undefined) q = q.where('sandbox', '=', match.sandbox ? 1 : 0);
+    const rows = await q.orderBy('sandbox', 'desc').orderBy('createdAt').limit(20).execute();
+    return rows.map(toPrinter);
+  }
+
+  async setPrinterStatus(
+    organizationId: string,
+    printerId: string,
+    status: string,
+    now: number,
+  ): Promise<void> {
+    await this.write((trx) =>
+      trx
+        .updateTable('printers')
+        .set({ status, lastStatusAt: now })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', printerId)
+        .execute(),
+    );
+  }
+
+  async setDeviceStatus(
+    organizationId: string,
+    deviceId: string,
+    status: string,
+    now: number,
+  ): Promise<void> {
+    await this.write((trx) =>
+      trx
+        .updateTable('devices')
+        .set({ status, lastSeenAt: now })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .execute(),
+    );
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * Schema migrations for SQLite and PostgreSQL. Each migration is written once with Kysely's schema
+ * builder; the few types that differ (bytes, auto-increment) come from `types(dialect)`.
+ * Names are snake_case here because migrations run without the CamelCasePlugin.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+function types(dialect: Dialect) {
+  return {
+    bytes: dialect === 'postgres' ? ('bytea' as const) : ('blob' as const),
+    serial: dialect === 'postgres' ? ('bigserial' as const) : ('integer' as const),
+  };
+}
+
+function initial(dialect: Dialect): Migration {
+  const t = types(dialect);
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('organizations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('plan', 'text', (c) => c.notNull().defaultTo('free'))
+        .addColumn('locale', 'text', (c) => c.notNull().defaultTo('en'))
+        .addColumn('retention_days', 'integer', (c) => c.notNull().defaultTo(7))
+        .addColumn('require_signature', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('unsigned_mode_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('dev_mode_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('email_verified_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('memberships')
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('memberships_pk', ['organization_id', 'user_id'])
+        .execute();
+
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('api_keys_org')
+        .on('api_keys')
+        .columns(['organization_id', 'created_at'])
+        .execute();
+
+      await db.schema
+        .createTable('devices')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('group_id', 'text')
+        .addColumn('os', 'text', (c) => c.notNull())
+        .addColumn('arch', 'text', (c) => c.notNull())
+        .addColumn('agent_version', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().defaultTo('offline'))
+        .addColumn('activated', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('sandbox', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('token_hash', 'text', (c) => c.unique())
+        .addColumn('last_seen_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('devices_org')
+        .on('devices')
+        .columns(['organization_id', 'created_at', 'id'])
+        .execute();
+
+      await db.schema
+        .createTable('printers')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('device_id', 'text', (c) =>
+          c.notNull().references('devices.id').onDelete('cascade'),
+        )
+        .addColumn('agent_printer_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('alias', 'text')
+        .addColumn('connection', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('paper', 'text')
+        .addColumn('codepage', 'text')
+        .addColumn('profile', 'text')
+        .addColumn('capabilities', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('status', 'text', (c) => c.notNull().defaultTo('offline'))
+        .addColumn('sandbox', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_status_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('printers_agent_id', ['device_id', 'agent_printer_id'])
+        .execute();
+      await db.schema
+        .createIndex('printers_org')
+        .on('printers')
+        .columns(['organization_id', 'created_at', 'id'])
+        .execute();
+
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('device_id', 'text')
+        .addColumn('printer_id', 'text')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('encoding', 'text', (c) => c.notNull())
+        .addColumn('template_id', 'text')
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('max_attempts', 'integer', (c) => c.notNull())
+        .addColumn('error_code', 'text')
+        .addColumn('error_message', 'text')
+        .addColumn('metadata', 'text', (c) => c.notNull())
+        .addColumn('options', 'text', (c) => c.notNull())
+        .addColumn('content_retained', 'integer', (c) => c.notNull())
+        .addColumn('has_preview', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('dispatched_at', 'bigint')
+        .addColumn('printed_at', 'bigint')
+        .addColumn('expires_at', 'bigint')
+        .addColumn('finished_at', 'bigint')
+        .addColumn('content_expires_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('jobs_list')
+        .on('jobs')
+        .columns(['organization_id', 'mode', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('jobs_queued_device')
+        .on('jobs')
+        .columns(['device_id', 'state', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('jobs_expiry')
+        .on('jobs')
+        .columns(['state', 'expires_at'])
+        .execute();
+      await db.schema
+        .createIndex('jobs_content_expiry')
+        .on('jobs')
+        .columns(['content_expires_at'])
+        .execute();
+
+      await db.schema
+        .createTable('job_contents')
+        .addColumn('job_id', 'text', (c) =>
+          c.primaryKey().references('jobs.id').onDelete('cascade'),
+        )
+        .addColumn('organization_id', 'text', (c) => c.notNull())
+        .addColumn('content', t.bytes, (c) => c.notNull())
+        .addColumn('output', t.bytes)
+        .addColumn('preview', t.bytes)
+        .execute();
+
+      await db.schema
+        .createTable('job_events')
+        .addColumn('id', t.serial, (c) =>
+          dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+        )
+        .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+        .addColumn('organization_id', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('error_code', 'text')
+        .addColumn('error_message', 'text')
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('job_events_job')
+        .on('job_events')
+        .columns(['job_id', 'id'])
+        .execute();
+
+      await db.schema
+        .createTable('job_metadata')
+        .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+        .addColumn('organization_id', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('job_metadata_pk', ['job_id', 'key'])
+        .execute();
+      await db.schema
+        .createIndex('job_metadata_lookup')
+        .on('job_metadata')
+        .columns(['organization_id', 'key', 'value'])
+        .execute();
+
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('organization_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['organization_id', 'mode', 'key'])
+        .execute();
+      await db.schema
+        .createIndex('idempotency_keys_age')
+        .on('idempotency_keys')
+        .columns(['created_at'])
+        .execute();
+
+      await db.schema
+        .createTable('templates')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('paper', 'text')
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('templates_org')
+        .on('templates')
+        .columns(['organization_id', 'created_at', 'id'])
+        .execute();
+
+      await db.schema
+        .createTable('activation_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text')
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .addColumn('device_id', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('usage_counters')
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('period', 'text', (c) => c.notNull())
+        .addColumn('live_jobs', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('usage_counters_pk', ['organization_id', 'period'])
+        .execute();
+    },
+  };
+}
+
+class InCodeMigrations implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return { '0001_initial': initial(this.dialect) };
+  }
+}
+
+/** Brings the schema up to date; safe to run on every start and from `printwire-cloud migrate`. */
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+): Promise<{ applied: string[] }> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return {
+    applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),
+  };
+}

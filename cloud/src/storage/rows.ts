@@ -1,0 +1,167 @@
+/** Row → record conversions, shared by the repositories. */
+import type { Selectable } from 'kysely';
+import type {
+  ApiKeysTable,
+  DevicesTable,
+  JobEventsTable,
+  JobsTable,
+  OrganizationsTable,
+  PrintersTable,
+  TemplatesTable,
+  UsersTable,
+} from './schema.js';
+import type {
+  ApiKey,
+  Device,
+  Job,
+  JobEvent,
+  JobState,
+  Mode,
+  Organization,
+  Plan,
+  Printer,
+  Scope,
+  Template,
+  User,
+} from './types.js';
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function toOrganization(row: Selectable<OrganizationsTable>): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan as Plan,
+    locale: row.locale,
+    retentionDays: Number(row.retentionDays),
+    requireSignature: Number(row.requireSignature) === 1,
+    unsignedModeEnabled: Number(row.unsignedModeEnabled) === 1,
+    devModeEnabled: Number(row.devModeEnabled) === 1,
+    settings: parseJson(row.settings, {}),
+    createdAt: Number(row.createdAt),
+  };
+}
+
+export function toUser(row: Selectable<UsersTable>): User {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    emailVerifiedAt: row.emailVerifiedAt === null ? null : Number(row.emailVerifiedAt),
+    createdAt: Number(row.createdAt),
+  };
+}
+
+export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    name: row.name,
+    mode: row.mode as Mode,
+    prefix: row.prefix,
+    scopes: parseJson<Scope[]>(row.scopes, []),
+    createdAt: Number(row.createdAt),
+    lastUsedAt: row.lastUsedAt === null ? null : Number(row.lastUsedAt),
+    revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
+  };
+}
+
+export function toDevice(row: Selectable<DevicesTable>): Device {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    name: row.name,
+    groupId: row.groupId,
+    os: row.os,
+    arch: row.arch,
+    agentVersion: row.agentVersion,
+    status: row.status,
+    activated: Number(row.activated) === 1,
+    sandbox: Number(row.sandbox) === 1,
+    lastSeenAt: row.lastSeenAt === null ? null : Number(row.lastSeenAt),
+    createdAt: Number(row.createdAt),
+  };
+}
+
+export function toPrinter(row: Selectable<PrintersTable>): Printer {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    deviceId: row.deviceId,
+    agentPrinterId: row.agentPrinterId,
+    name: row.name,
+    alias: row.alias,
+    connection: row.connection,
+    kind: row.kind,
+    paper: row.paper,
+    codepage: row.codepage,
+    profile: row.profile,
+    capabilities: parseJson<string[]>(row.capabilities, []),
+    isDefault: Number(row.isDefault) === 1,
+    status: row.status,
+    sandbox: Number(row.sandbox) === 1,
+    lastStatusAt: row.lastStatusAt === null ? null : Number(row.lastStatusAt),
+    createdAt: Number(row.createdAt),
+  };
+}
+
+const n = (v: number | null): number | null => (v === null ? null : Number(v));
+
+export function toJob(row: Selectable<JobsTable>): Job {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    mode: row.mode as Mode,
+    idempotencyKey: row.idempotencyKey,
+    deviceId: row.deviceId,
+    printerId: row.printerId,
+    source: row.source as 'cloud' | 'local',
+    type: row.type,
+    encoding: row.encoding,
+    templateId: row.templateId,
+    state: row.state as JobState,
+    attempt: Number(row.attempt),
+    maxAttempts: Number(row.maxAttempts),
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    metadata: parseJson<Record<string, string>>(row.metadata, {}),
+    options: parseJson<Record<string, unknown>>(row.options, {}),
+    contentRetained: Number(row.contentRetained) === 1,
+    hasPreview: Number(row.hasPreview) === 1,
+    createdAt: Number(row.createdAt),
+    updatedAt: Number(row.updatedAt),
+    dispatchedAt: n(row.dispatchedAt),
+    printedAt: n(row.printedAt),
+    expiresAt: n(row.expiresAt),
+    finishedAt: n(row.finishedAt),
+  };
+}
+
+export function toJobEvent(row: Selectable<JobEventsTable>): JobEvent {
+  return {
+    state: row.state as JobState,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    at: Number(row.at),
+  };
+}
+
+export function toTemplate(row: Selectable<TemplatesTable>): Template {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    name: row.name,
+    type: row.type as Template['type'],
+    content: row.content,
+    paper: row.paper,
+    version: Number(row.version),
+    createdAt: Number(row.createdAt),
+    updatedAt: Number(row.updatedAt),
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The database tables as Kysely sees them (camelCase here, snake_case in SQL through the
+ * CamelCasePlugin). Timestamps are epoch milliseconds (bigint), booleans are 0/1 integers and
+ * JSON is text, so that SQLite and PostgreSQL return the same values to the same code.
+ */
+import type { Generated } from 'kysely';
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  plan: string;
+  locale: string;
+  retentionDays: number;
+  requireSignature: number;
+  unsignedModeEnabled: number;
+  devModeEnabled: number;
+  /** Free-form JSON settings the dashboard issue adds to. */
+  settings: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  emailVerifiedAt: number | null;
+  createdAt: number;
+}
+
+export interface MembershipsTable {
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organizationId: string;
+  name: string;
+  mode: string;
+  /** The first characters of the key, shown in the dashboard (`pw_live_AbCd…`). */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. */
+  keyHash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface DevicesTable {
+  id: string;
+  organizationId: string;
+  name: string;
+  groupId: string | null;
+  os: string;
+  arch: string;
+  agentVersion: string;
+  status: string;
+  activated: number;
+  /** 1 for the organization's sandbox device, seen by test keys only. */
+  sandbox: number;
+  /** SHA-256 of the device token (the agent issue issues them). */
+  tokenHash: string | null;
+  lastSeenAt: number | null;
+  createdAt: number;
+}
+
+export interface PrintersTable {
+  id: string;
+  organizationId: string;
+  deviceId: string;
+  agentPrinterId: string;
+  name: string;
+  alias: string | null;
+  connection: string;
+  kind: string;
+  paper: string | null;
+  codepage: string | null;
+  /** Printer profile id (`generic-80mm`) used to encode receipts for it. */
+  profile: string | null;
+  /** JSON array of strings. */
+  capabilities: string;
+  isDefault: number;
+  status: string;
+  sandbox: number;
+  lastStatusAt: number | null;
+  createdAt: number;
+}
+
+export interface JobsTable {
+  id: string;
+  organizationId: string;
+  mode: string;
+  idempotencyKey: string | null;
+  deviceId: string | null;
+  printerId: string | null;
+  source: string;
+  type: string;
+  encoding: string;
+  templateId: string | null;
+  state: string;
+  attempt: number;
+  maxAttempts: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  /** JSON object of string pairs (also in job_metadata for filtering). */
+  metadata: string;
+  /** JSON object: copies, cut, openDrawer, codepage, paper, footer. */
+  options: string;
+  contentRetained: number;
+  hasPreview: number;
+  createdAt: number;
+  updatedAt: number;
+  dispatchedAt: number | null;
+  printedAt: number | null;
+  expiresAt: number | null;
+  finishedAt: number | null;
+  /** When the sweeper deletes the content (set when the job finishes). */
+  contentExpiresAt: number | null;
+}
+
+export interface JobContentsTable {
+  jobId: string;
+  organizationId: string;
+  /** The job's content as stored: receipt JSON, text, or decoded bytes; a URL for `url`. */
+  content: Buffer;
+  /** Printer bytes the sandbox printed (ESC/POS), kept to draw the preview from. */
+  output: Buffer | null;
+  /** The preview PNG, drawn on first request. */
+  preview: Buffer | null;
+}
+
+export interface JobEventsTable {
+  id: Generated<number>;
+  jobId: string;
+  organizationId: string;
+  state: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+  at: number;
+}
+
+export interface JobMetadataTable {
+  jobId: string;
+  organizationId: string;
+  key: string;
+  value: string;
+}
+
+export interface IdempotencyKeysTable {
+  organizationId: string;
+  mode: string;
+  key: string;
+  jobId: string;
+  createdAt: number;
+}
+
+export interface TemplatesTable {
+  id: string;
+  organizationId: string;
+  name: string;
+  type: string;
+  content: string;
+  paper: string | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ActivationCodesTable {
+  id: string;
+  organizationId: string;
+  codeHash: string;
+  name: string | null;
+  expiresAt: number;
+  usedAt: number | null;
+  deviceId: string | null;
+  createdAt: number;
+}
+
+export interface UsageCountersTable {
+  organizationId: string;
+  /** Calendar month in UTC, `2026-11`. */
+  period: string;
+  liveJobs: number;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  apiKeys: ApiKeysTable;
+  devices: DevicesTable;
+  printers: PrintersTable;
+  jobs: JobsTable;
+  jobContents: JobContentsTable;
+  jobEvents: JobEventsTable;
+  jobMetadata: JobMetadataTable;
+  idempotencyKeys: IdempotencyKeysTable;
+  templates: TemplatesTable;
+  activationCodes: ActivationCodesTable;
+  usageCounters: UsageCountersTable;
+}

@@ -1,0 +1,323 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
+import type { NewJob } from './jobs.js';
+import type { Store } from './store.js';
+import { openTestStore, storeKinds, type TestStore } from './test-stores.js';
+
+const T0 = Date.parse('2026-03-10T10:00:00.000Z');
+
+function jobInput(organizationId: string, overrides: Partial<NewJob> = {}): NewJob {
+  return {
+    organizationId,
+    mode: 'live',
+    idempotencyKey: null,
+    deviceId: null,
+    printerId: null,
+    source: 'cloud',
+    type: 'text',
+    encoding: 'utf8',
+    templateId: null,
+    maxAttempts: 3,
+    metadata: {},
+    options: {},
+    content: Buffer.from('hello'),
+    output: null,
+    expiresAt: T0 + 86_400_000,
+    retentionDays: 7,
+    monthlyQuota: null,
+    ...overrides,
+  };
+}
+
+for (const { kind, skip } of await storeKinds()) {
+  describe(`storage on ${kind}`, { skip }, () => {
+    let t: TestStore;
+    let store: Store;
+    let orgA: string;
+    let orgB: string;
+
+    before(async () => {
+      t = await openTestStore(kind);
+      store = t.store;
+      orgA = (await store.organizations.create({ name: 'Shop A' }, T0, SANDBOX_PRINTERS)).id;
+      orgB = (await store.organizations.create({ name: 'Shop B' }, T0, SANDBOX_PRINTERS)).id;
+    });
+    after(async () => {
+      await t?.cleanup();
+    });
+
+    test('a new organization gets the free plan, 7 days of retention and a sandbox with four printers', async () => {
+      const org = await store.organizations.get(orgA);
+      assert.equal(org?.plan, 'free');
+      assert.equal(org?.retentionDays, 7);
+      const printers = await store.inventory.listPrinters(
+        orgA,
+        { includeSandbox: true },
+        {},
+        { limit: 100 },
+      );
+      assert.deepEqual(printers.data.map((p) => p.alias).sort(), [
+        'label',
+        'paper-out',
+        'receipt-58',
+        'receipt-80',
+      ]);
+      const live = await store.inventory.listPrinters(
+        orgA,
+        { includeSandbox: false },
+        {},
+        { limit: 100 },
+      );
+      assert.equal(live.data.length, 0);
+    });
+
+    test('a job of one organization cannot be read, listed or changed through another', async () => {
+      const { job } = await store.jobs.create(jobInput(orgA), T0);
+      assert.equal((await store.jobs.get(orgA, 'live', job.id))?.id, job.id);
+      assert.equal(await store.jobs.get(orgB, 'live', job.id), undefined);
+      assert.equal(await store.jobs.getContent(orgB, 'live', job.id), undefined);
+      const listed = await store.jobs.list(orgB, 'live', {}, { limit: 100 });
+      assert.ok(!listed.data.some((j) => j.id === job.id));
+      await assert.rejects(
+        store.jobs.transition(orgB, 'live', job.id, 'cancelled', {}, T0),
+        (e: PrintwireError) => e.code === 'JOB_NOT_FOUND',
+      );
+    });
+
+    test('a live job is invisible in test mode and the other way round', async () => {
+      const { job } = await store.jobs.create(jobInput(orgA, { mode: 'test' }), T0);
+      assert.equal(await store.jobs.get(orgA, 'live', job.id), undefined);
+      assert.equal((await store.jobs.get(orgA, 'test', job.id))?.mode, 'test');
+    });
+
+    test('the same idempotency key returns the first job, also under 20 concurrent creates', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          store.jobs.create(jobInput(orgA, { idempotencyKey: 'order-1' }), T0),
+        ),
+      );
+      assert.equal(results.filter((r) => r.created).length, 1);
+      assert.equal(new Set(results.map((r) => r.job.id)).size, 1);
+      const again = await store.jobs.create(jobInput(orgB, { idempotencyKey: 'order-1' }), T0);
+      assert.equal(again.created, true, 'keys are scoped per organization');
+    });
+
+    test('an idempotency key older than 24 hours names nothing any more', async () => {
+      const first = await store.jobs.create(jobInput(orgA, { idempotencyKey: 'old' }), T0);
+      const within = await store.jobs.create(
+        jobInput(orgA, { idempotencyKey: 'old' }),
+        T0 + 24 * 3_600_000 - 1,
+      );
+      assert.equal(within.job.id, first.job.id);
+      const later = await store.jobs.create(
+        jobInput(orgA, { idempotencyKey: 'old' }),
+        T0 + 24 * 3_600_000,
+      );
+      assert.equal(later.created, true);
+      assert.notEqual(later.job.id, first.job.id);
+    });
+
+    test('the monthly quota admits exactly its number of live jobs, and test jobs do not count', async () => {
+      const org = (await store.organizations.create({ name: 'Quota' }, T0, [])).id;
+      await store.jobs.create(jobInput(org, { monthlyQuota: 2 }), T0);
+      await store.jobs.create(jobInput(org, { monthlyQuota: 2 }), T0);
+      await store.jobs.create(jobInput(org, { monthlyQuota: 2, mode: 'test' }), T0);
+      await assert.rejects(
+        store.jobs.create(jobInput(org, { monthlyQuota: 2 }), T0),
+        (e: PrintwireError) => e.code === 'LICENSE_LIMIT',
+      );
+      assert.equal(await store.organizations.liveJobsThisMonth(org, T0), 2);
+      const nextMonth = Date.parse('2026-04-01T00:00:00.000Z');
+      const { created } = await store.jobs.create(jobInput(org, { monthlyQuota: 2 }), nextMonth);
+      assert.equal(created, true);
+    });
+
+    test('lists page newest first and a cursor stays correct while new jobs arrive', async () => {
+      const org = (await store.organizations.create({ name: 'Pages' }, T0, [])).id;
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await store.jobs.create(jobInput(org), T0 + i)).job.id);
+      const first = await store.jobs.list(org, 'live', {}, { limit: 2 });
+      assert.deepEqual(
+        first.data.map((j) => j.id),
+        [ids[4], ids[3]],
+      );
+      await store.jobs.create(jobInput(org), T0 + 10);
+      await store.jobs.create(jobInput(org), T0 + 3);
+      const second = await store.jobs.list(
+        org,
+        'live',
+        {},
+        { limit: 2, cursor: first.nextCursor! },
+      );
+      assert.deepEqual(
+        second.data.map((j) => j.id),
+        [ids[2], ids[1]],
+      );
+      const third = await store.jobs.list(
+        org,
+        'live',
+        {},
+        { limit: 2, cursor: second.nextCursor! },
+      );
+      assert.deepEqual(
+        third.data.map((j) => j.id),
+        [ids[0]],
+      );
+      assert.equal(third.nextCursor, null);
+    });
+
+    test('jobs filter by metadata, state, printer, device and creation time', async () => {
+      const org = (await store.organizations.create({ name: 'Filters' }, T0, [])).id;
+      const a = await store.jobs.create(
+        jobInput(org, {
+          metadata: { order: '42', till: '1' },
+          printerId: 'prn_x',
+          deviceId: 'dev_x',
+        }),
+        T0,
+      );
+      await store.jobs.create(jobInput(org, { metadata: { order: '43', till: '1' } }), T0 + 1000);
+      const byMeta = await store.jobs.list(
+        org,
+        'live',
+        { metadata: { order: '42', till: '1' } },
+        { limit: 10 },
+      );
+      assert.deepEqual(
+        byMeta.data.map((j) => j.id),
+        [a.job.id],
+      );
+      assert.equal(
+        (await store.jobs.list(org, 'live', { metadata: { till: '1' } }, { limit: 10 })).data
+          .length,
+        2,
+      );
+      assert.equal(
+        (await store.jobs.list(org, 'live', { printerId: 'prn_x' }, { limit: 10 })).data.length,
+        1,
+      );
+      assert.equal(
+        (await store.jobs.list(org, 'live', { deviceId: 'dev_x' }, { limit: 10 })).data.length,
+        1,
+      );
+      assert.equal(
+        (await store.jobs.list(org, 'live', { from: T0 + 1000 }, { limit: 10 })).data.length,
+        1,
+      );
+      assert.equal(
+        (await store.jobs.list(org, 'live', { to: T0 + 1000 }, { limit: 10 })).data.length,
+        1,
+      );
+      assert.equal(
+        (await store.jobs.list(org, 'live', { state: 'printed' }, { limit: 10 })).data.length,
+        0,
+      );
+    });
+
+    test('a finished job keeps its content for the retention days, then the sweeper deletes it', async () => {
+      const { job } = await store.jobs.create(jobInput(orgA), T0);
+      await store.jobs.transition(orgA, 'live', job.id, 'sending', {}, T0 + 1);
+      const printed = await store.jobs.transition(orgA, 'live', job.id, 'printed', {}, T0 + 2);
+      assert.equal(printed.job.printedAt, T0 + 2);
+      assert.equal(printed.job.attempt, 1);
+      await store.jobs.purgeContent(T0 + 2 + 7 * 86_400_000 - 1);
+      assert.ok(await store.jobs.getContent(orgA, 'live', job.id));
+      await store.jobs.purgeContent(T0 + 2 + 7 * 86_400_000);
+      assert.equal(await store.jobs.getContent(orgA, 'live', job.id), undefined);
+      assert.equal((await store.jobs.get(orgA, 'live', job.id))?.contentRetained, false);
+      const events = (await store.jobs.get(orgA, 'live', job.id))?.events?.map((e) => e.state);
+      assert.deepEqual(events, ['queued', 'sending', 'printed']);
+    });
+
+    test('with retention 0 the content is gone as soon as the job finishes', async () => {
+      const { job } = await store.jobs.create(
+        jobInput(orgA, {
+          mode: 'test',
+          retentionDays: 0,
+          output: Buffer.from([0x1b, 0x40]),
+          then: [{ state: 'sending' }, { state: 'printed' }],
+        }),
+        T0,
+      );
+      assert.equal(job.state, 'printed');
+      assert.equal(job.contentRetained, false);
+      assert.equal(job.hasPreview, false);
+      assert.equal(await store.jobs.getContent(orgA, 'test', job.id), undefined);
+    });
+
+    test('a queued job past expiresAt fails with EXPIRED, and a cancelled one is left alone', async () => {
+      const org = (await store.organizations.create({ name: 'Expiry' }, T0, [])).id;
+      const due = await store.jobs.create(jobInput(org, { expiresAt: T0 + 60_000 }), T0);
+      const cancelled = await store.jobs.create(jobInput(org, { expiresAt: T0 + 60_000 }), T0);
+      await store.jobs.transition(org, 'live', cancelled.job.id, 'cancelled', {}, T0 + 1);
+      assert.equal(
+        (await store.jobs.expireDue(T0 + 59_999)).filter((r) => r.job.organizationId === org)
+          .length,
+        0,
+      );
+      const expired = (await store.jobs.expireDue(T0 + 60_000)).filter(
+        (r) => r.job.organizationId === org,
+      );
+      assert.deepEqual(
+        expired.map((r) => r.job.id),
+        [due.job.id],
+      );
+      const job = await store.jobs.get(org, 'live', due.job.id);
+      assert.equal(job?.state, 'failed');
+      assert.equal(job?.errorCode, 'EXPIRED');
+    });
+
+    test('cancelling a finished job is JOB_ALREADY_FINISHED', async () => {
+      const { job } = await store.jobs.create(jobInput(orgA), T0);
+      await store.jobs.transition(orgA, 'live', job.id, 'cancelled', {}, T0);
+      await assert.rejects(
+        store.jobs.transition(orgA, 'live', job.id, 'cancelled', {}, T0),
+        (e: PrintwireError) => e.code === 'JOB_ALREADY_FINISHED',
+      );
+    });
+
+    test('queued jobs of a device come oldest first, live only', async () => {
+      const org = (await store.organizations.create({ name: 'Queue' }, T0, [])).id;
+      const device = await store.inventory.createDevice(
+        org,
+        { name: 'Till', os: 'linux', arch: 'x64', agentVersion: '1.0.0' },
+        T0,
+      );
+      const one = await store.jobs.create(jobInput(org, { deviceId: device.id }), T0);
+      const two = await store.jobs.create(jobInput(org, { deviceId: device.id }), T0 + 5);
+      await store.jobs.create(jobInput(org, { deviceId: device.id, mode: 'test' }), T0 + 6);
+      const queued = await store.jobs.listQueuedForDevice(org, device.id);
+      assert.deepEqual(
+        queued.map((j) => j.id),
+        [one.job.id, two.job.id],
+      );
+      assert.deepEqual(await store.jobs.listQueuedForDevice(orgB, device.id), []);
+    });
+
+    test('an API key is found by its hash and names its organization', async () => {
+      const key = await store.organizations.createApiKey(
+        orgA,
+        {
+          name: 'k',
+          mode: 'test',
+          scopes: ['jobs:read'],
+          keyHash: `hash-${kind}`,
+          prefix: 'pw_test_ab',
+        },
+        T0,
+      );
+      const found = await store.organizations.findApiKeyByHash(`hash-${kind}`);
+      assert.equal(found?.apiKey.id, key.id);
+      assert.equal(found?.organization.id, orgA);
+      assert.deepEqual(found?.apiKey.scopes, ['jobs:read']);
+      assert.equal(await store.organizations.revokeApiKey(orgB, key.id, T0), false);
+      assert.equal(await store.organizations.revokeApiKey(orgA, key.id, T0), true);
+      assert.equal(
+        (await store.organizations.findApiKeyByHash(`hash-${kind}`))?.apiKey.revokedAt,
+        T0,
+      );
+    });
+  });
+}

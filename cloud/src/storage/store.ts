@@ -1,0 +1,73 @@
+/**
+ * The storage layer: the only place with SQL. `Store.open` picks SQLite or PostgreSQL from the
+ * URL, runs migrations, and hands out one repository per area. Writes go through `write`, which
+ * on SQLite batches concurrent transactions into one durable commit (group commit).
+ */
+import { sql, type Transaction } from 'kysely';
+import { openDatabase, type OpenedDatabase, type OpenOptions } from './db.js';
+import { GroupCommitter } from './group-commit.js';
+import { InventoryRepository } from './inventory.js';
+import { JobsRepository, type JobsRepositoryOptions } from './jobs.js';
+import { migrateToLatest, type Dialect } from './migrations.js';
+import { OrganizationsRepository } from './organizations.js';
+import type { Database } from './schema.js';
+import { TemplatesRepository, type TemplateLimits } from './templates.js';
+
+export interface StoreOptions extends OpenOptions {
+  /** Run migrations on open. Default true. */
+  migrate?: boolean;
+  jobs?: JobsRepositoryOptions;
+  templates?: TemplateLimits;
+}
+
+export class Store {
+  readonly dialect: Dialect;
+  readonly organizations: OrganizationsRepository;
+  readonly inventory: InventoryRepository;
+  readonly jobs: JobsRepository;
+  readonly templates: TemplatesRepository;
+  private readonly committer: GroupCommitter | undefined;
+
+  private constructor(
+    private readonly db: OpenedDatabase,
+    options: StoreOptions,
+  ) {
+    this.dialect = db.dialect;
+    this.committer = db.dialect === 'sqlite' ? new GroupCommitter(db.writer) : undefined;
+    const write = this.write.bind(this);
+    this.organizations = new OrganizationsRepository(db.reader, write);
+    this.inventory = new InventoryRepository(db.reader, write);
+    this.jobs = new JobsRepository(db.reader, write, options.jobs);
+    this.templates = new TemplatesRepository(db.reader, write, options.templates);
+  }
+
+  static async open(options: StoreOptions): Promise<Store> {
+    const db = openDatabase(options);
+    try {
+      if (options.migrate !== false) await migrateToLatest(db.raw, db.dialect);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    return new Store(db, options);
+  }
+
+  /** Runs `fn` in a write transaction; resolves after the commit is durable. */
+  write<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    if (this.committer) return this.committer.run(fn);
+    return this.db.writer.transaction().execute(fn);
+  }
+
+  async migrate(): Promise<{ applied: string[] }> {
+    return migrateToLatest(this.db.raw, this.db.dialect);
+  }
+
+  /** Throws when the database does not answer. */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db.reader);
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Test helper: the storage suites run on SQLite always, and on PostgreSQL when one answers at
+ * DATABASE_URL (or postgres://127.0.0.1:5432/test). Each PostgreSQL store gets its own schema so
+ * test files running in parallel never see each other's rows.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { dropPostgresSchema, ensurePostgresSchema, postgresClientConfig } from './db.js';
+import { Store, type StoreOptions } from './store.js';
+
+export const POSTGRES_URL = process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test';
+
+let reachable: Promise<boolean> | undefined;
+
+/** True when PostgreSQL answers at POSTGRES_URL (checked once per process). */
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({
+      ...postgresClientConfig(POSTGRES_URL),
+      connectionTimeoutMillis: 2000,
+    });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return reachable;
+}
+
+export interface TestStore {
+  store: Store;
+  cleanup(): Promise<void>;
+}
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export async function openTestStore(
+  kind: StoreKind,
+  options: Omit<StoreOptions, 'url'> = {},
+): Promise<TestStore> {
+  if (kind === 'sqlite') {
+    // A real file, so the WAL, the read connection and durable commits are what tests exercise.
+    const dir = mkdtempSync(join(tmpdir(), 'printwire-store-'));
+    const store = await Store.open({ ...options, url: join(dir, 'printwire.db') });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `pw_test_${randomBytes(6).toString('hex')}`;
+  await ensurePostgresSchema(POSTGRES_URL, schema);
+  const store = await Store.open({ ...options, url: POSTGRES_URL, schema, poolSize: 5 });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await dropPostgresSchema(POSTGRES_URL, schema);
+    },
+  };
+}
+
+/** The kinds to run a suite on, with the reason PostgreSQL is skipped when it is. */
+export async function storeKinds(): Promise<Array<{ kind: StoreKind; skip: string | false }>> {
+  const pgUp = await postgresReachable();
+  return [
+    { kind: 'sqlite', skip: false },
+    {
+      kind: 'postgres',
+      skip: pgUp
+        ? false
+        : `PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')} (set DATABASE_URL)`,
+    },
+  ];
+}

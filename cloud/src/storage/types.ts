@@ -1,0 +1,146 @@
+/** The records storage returns: plain values, timestamps in epoch milliseconds. */
+
+export type Mode = 'live' | 'test';
+export const JOB_STATES = ['queued', 'sending', 'printed', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export const FINISHED_STATES: readonly JobState[] = ['printed', 'failed', 'cancelled'];
+
+export const PLANS = ['free', 'starter', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const SCOPES = [
+  'jobs:write',
+  'jobs:read',
+  'printers:read',
+  'devices:read',
+  'devices:write',
+  'webhooks:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: Plan;
+  locale: string;
+  retentionDays: number;
+  requireSignature: boolean;
+  unsignedModeEnabled: boolean;
+  devModeEnabled: boolean;
+  settings: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  emailVerifiedAt: number | null;
+  createdAt: number;
+}
+
+export interface ApiKey {
+  id: string;
+  organizationId: string;
+  name: string;
+  mode: Mode;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface Device {
+  id: string;
+  organizationId: string;
+  name: string;
+  groupId: string | null;
+  os: string;
+  arch: string;
+  agentVersion: string;
+  status: string;
+  activated: boolean;
+  sandbox: boolean;
+  lastSeenAt: number | null;
+  createdAt: number;
+}
+
+export interface Printer {
+  id: string;
+  organizationId: string;
+  deviceId: string;
+  agentPrinterId: string;
+  name: string;
+  alias: string | null;
+  connection: string;
+  kind: string;
+  paper: string | null;
+  codepage: string | null;
+  profile: string | null;
+  capabilities: string[];
+  isDefault: boolean;
+  status: string;
+  sandbox: boolean;
+  lastStatusAt: number | null;
+  createdAt: number;
+}
+
+export interface JobEvent {
+  state: JobState;
+  errorCode: string | null;
+  errorMessage: string | null;
+  at: number;
+}
+
+export interface Job {
+  id: string;
+  organizationId: string;
+  mode: Mode;
+  idempotencyKey: string | null;
+  deviceId: string | null;
+  printerId: string | null;
+  source: 'cloud' | 'local';
+  type: string;
+  encoding: string;
+  templateId: string | null;
+  state: JobState;
+  attempt: number;
+  maxAttempts: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  metadata: Record<string, string>;
+  options: Record<string, unknown>;
+  contentRetained: boolean;
+  hasPreview: boolean;
+  createdAt: number;
+  updatedAt: number;
+  dispatchedAt: number | null;
+  printedAt: number | null;
+  expiresAt: number | null;
+  finishedAt: number | null;
+  events?: JobEvent[];
+}
+
+export interface Template {
+  id: string;
+  organizationId: string;
+  name: string;
+  type: 'zpl' | 'epl' | 'receipt' | 'html';
+  content: string;
+  paper: string | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A page of a keyset-paginated list, newest first. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export interface PageQuery {
+  cursor?: string | undefined;
+  limit: number;
+}
