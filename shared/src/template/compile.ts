@@ -1,0 +1,277 @@
+/**
+ * Turns the section tree into render closures. Escaping is chosen per tag at compile time (for
+ * ZPL and receipts from the scanner's state at the tag), so a render only looks values up,
+ * escapes and concatenates.
+ */
+import { TemplateError, positionAt, type TemplatePosition } from './errors.js';
+import { escapeEpl, escapeHtml, escapeJsonString, escapeJsonValueText } from './escape.js';
+import { scanJson, type JsonState } from './json-scan.js';
+import type { TemplateType } from './limits.js';
+import type { SectionNode, TemplateNode } from './parser.js';
+import { isMissing, isTruthy, toJson, toText, type TagRef } from './values.js';
+import {
+  initialZplState,
+  sameZplState,
+  scanZpl,
+  zplEscaper,
+  zplValueProblem,
+  type ZplState,
+} from './zpl.js';
+
+interface LoopFrame {
+  index: number;
+  length: number;
+}
+
+/** One render's mutable state: the output so far, the context stack and the list positions. */
+export class RenderState {
+  out = '';
+  readonly stack: unknown[];
+  readonly loops: LoopFrame[] = [];
+  constructor(
+    data: unknown,
+    /** Output limit in UTF-16 units; each unit is at least one UTF-8 byte, so it is safe early. */
+    readonly limit: number,
+  ) {
+    this.stack = [data];
+  }
+}
+
+export type Op = (st: RenderState) => void;
+type Print = (value: unknown) => string;
+type Lookup = (st: RenderState) => unknown;
+
+/** Thrown when a render grows past its output limit (`maxOutputBytes`). */
+export function outputTooLarge(limit: number, at?: TemplatePosition): TemplateError {
+  return new TemplateError(
+    `the rendered output exceeds the limit of ${limit} bytes (maxOutputBytes)`,
+    at,
+  );
+}
+
+/** The escaping state machine of a template type, walked over the tree in source order. */
+interface Escaping {
+  text(text: string): void;
+  printer(tag: TagRef, raw: boolean): Print;
+  snapshot(): unknown;
+  same(a: unknown, b: unknown): boolean;
+  unbalanced: string;
+}
+
+function escaped(escape: (text: string) => string, tag: TagRef): Print {
+  return (v) => (typeof v === 'string' ? escape(v) : isMissing(v) ? '' : escape(toText(v, tag)));
+}
+
+function rawPrinter(tag: TagRef): Print {
+  return (v) => (typeof v === 'string' ? v : toText(v, tag));
+}
+
+function receiptValue(tag: TagRef): Print {
+  return (v) => {
+    if (typeof v === 'string') return escapeJsonValueText(v);
+    if (isMissing(v)) return '';
+    return typeof v === 'object' ? toJson(v, tag) : toText(v, tag);
+  };
+}
+
+function escapingFor(type: TemplateType): Escaping {
+  switch (type) {
+    case 'html':
+    case 'epl': {
+      const escape = type === 'html' ? escapeHtml : escapeEpl;
+      return {
+        text: () => undefined,
+        printer: (tag, raw) => (raw ? rawPrinter(tag) : escaped(escape, tag)),
+        snapshot: () => null,
+        same: () => true,
+        unbalanced: '',
+      };
+    }
+    case 'zpl': {
+      const state: ZplState = initialZplState();
+      return {
+        text: (text) => scanZpl(state, text),
+        printer: (tag, raw) => {
+          const problem = zplValueProblem(state);
+          if (problem !== undefined) throw new TemplateError(problem, tag.at());
+          return raw ? rawPrinter(tag) : escaped(zplEscaper(state), tag);
+        },
+        snapshot: () => ({ ...state }),
+        same: (a, b) => sameZplState(a as ZplState, b as ZplState),
+        unbalanced:
+          'must leave ZPL as it found it: put ^FD…^FS, ^FH and ^CC/^CT wholly inside or wholly outside the section',
+      };
+    }
+    case 'receipt': {
+      let state: JsonState = 'value';
+      return {
+        text: (text) => {
+          state = scanJson(state, text);
+        },
+        printer: (tag, raw) => {
+          if (state === 'escape') {
+            throw new TemplateError('a value cannot follow a backslash in a JSON string', tag.at());
+          }
+          if (raw) return rawPrinter(tag);
+          return state === 'string' ? escaped(escapeJsonString, tag) : receiptValue(tag);
+        },
+        snapshot: () => state,
+        same: (a, b) => a === b,
+        unbalanced: "must start and end on the same side of a JSON string's quotes",
+      };
+    }
+  }
+}
+
+function find(stack: unknown[], key: string): unknown {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const ctx = stack[i];
+    if (typeof ctx === 'object' && ctx !== null && Object.hasOwn(ctx, key)) {
+      return (ctx as Record<string, unknown>)[key];
+    }
+  }
+  return undefined;
+}
+
+function lookup(name: string): Lookup {
+  switch (name) {
+    case '.':
+      return (st) => st.stack[st.stack.length - 1];
+    case '@index':
+      return (st) => st.loops[st.loops.length - 1]?.index;
+    case '@first':
+      return (st) => {
+        const f = st.loops[st.loops.length - 1];
+        return f === undefined ? undefined : f.index === 0;
+      };
+    case '@last':
+      return (st) => {
+        const f = st.loops[st.loops.length - 1];
+        return f === undefined ? undefined : f.index === f.length - 1;
+      };
+  }
+  const parts = name.split('.');
+  const first = parts[0]!;
+  if (parts.length === 1) return (st) => find(st.stack, first);
+  const rest = parts.slice(1);
+  return (st) => {
+    let v = find(st.stack, first);
+    for (const part of rest) {
+      if (typeof v !== 'object' || v === null || !Object.hasOwn(v, part)) return undefined;
+      v = (v as Record<string, unknown>)[part];
+    }
+    return v;
+  };
+}
+
+function sequence(ops: Op[]): Op {
+  if (ops.length === 0) return () => undefined;
+  if (ops.length === 1) return ops[0]!;
+  if (ops.length === 2) {
+    const [a, b] = ops as [Op, Op];
+    return (st) => {
+      a(st);
+      b(st);
+    };
+  }
+  return (st) => {
+    for (let i = 0; i < ops.length; i++) ops[i]!(st);
+  };
+}
+
+/** Compiles the tree of `source` for `type` into one render op. */
+export function compileNodes(source: string, nodes: TemplateNode[], type: TemplateType): Op {
+  const escaping = escapingFor(type);
+  const at = (offset: number) => () => positionAt(source, offset);
+
+  const section = (node: SectionNode): Op => {
+    const before = escaping.snapshot();
+    const body = block(node.children);
+    if (!escaping.same(before, escaping.snapshot())) {
+      throw new TemplateError(`section "${node.name}" ${escaping.unbalanced}`, at(node.offset)());
+    }
+    const get = lookup(node.name);
+    if (node.inverted) {
+      return (st) => {
+        const v = get(st);
+        const empty = Array.isArray(v) ? v.length === 0 : typeof v !== 'object' && !isTruthy(v);
+        if (empty || isMissing(v)) body(st);
+      };
+    }
+    const where = at(node.offset);
+    return (st) => {
+      const v = get(st);
+      if (Array.isArray(v)) {
+        const n = v.length;
+        if (n === 0) return;
+        const frame: LoopFrame = { index: 0, length: n };
+        st.loops.push(frame);
+        for (let i = 0; i < n; i++) {
+          frame.index = i;
+          st.stack.push(v[i]);
+          body(st);
+          st.stack.pop();
+          if (st.out.length > st.limit) throw outputTooLarge(st.limit, where());
+        }
+        st.loops.pop();
+      } else if ((typeof v === 'object' && v !== null) || isTruthy(v)) {
+        st.stack.push(v);
+        body(st);
+        st.stack.pop();
+      }
+    };
+  };
+
+  // Consecutive texts and values become one op that builds its piece in a local string: fewer
+  // calls and fewer appends to the shared output.
+  const run = (texts: string[], lookups: Lookup[], prints: Print[]): Op => {
+    const n = lookups.length;
+    const head = texts[0]!;
+    if (n === 0) {
+      return (st) => {
+        st.out += head;
+      };
+    }
+    if (n === 1) {
+      const [t1, get, print] = [texts[1]!, lookups[0]!, prints[0]!];
+      return (st) => {
+        st.out += head + print(get(st)) + t1;
+      };
+    }
+    return (st) => {
+      let piece = head;
+      for (let i = 0; i < n; i++) piece += prints[i]!(lookups[i]!(st)) + texts[i + 1]!;
+      st.out += piece;
+    };
+  };
+
+  const block = (nodes: TemplateNode[]): Op => {
+    const ops: Op[] = [];
+    let texts: string[] = [''];
+    let lookups: Lookup[] = [];
+    let prints: Print[] = [];
+    const flush = () => {
+      if (lookups.length > 0 || texts[0] !== '') ops.push(run(texts, lookups, prints));
+      texts = [''];
+      lookups = [];
+      prints = [];
+    };
+    for (const node of nodes) {
+      if (node.kind === 'text') {
+        escaping.text(node.text);
+        texts[texts.length - 1] += node.text;
+      } else if (node.kind === 'value') {
+        lookups.push(lookup(node.name));
+        prints.push(escaping.printer({ name: node.name, at: at(node.offset) }, node.raw));
+        texts.push('');
+      } else {
+        flush();
+        ops.push(section(node));
+      }
+    }
+    flush();
+    return sequence(ops);
+  };
+
+  return block(nodes);
+}

@@ -1,0 +1,168 @@
+/**
+ * The template engine: mustache-style templates rendered into ZPL, EPL, receipt JSON or HTML with
+ * every value escaped for its place (spec "Template", rules 1 and 2). Pure: no I/O, no clock.
+ *
+ *     renderTemplate('^XA^FO20,20^FH^FD{{name}}^FS^XZ', { name: 'A^B' }, 'zpl')
+ *     // '^XA^FO20,20^FH^FDA_5EB^FS^XZ'
+ */
+import type { ReceiptDocument } from '../receipt/schema.js';
+import { TemplateCache } from './cache.js';
+import { compileNodes, outputTooLarge, RenderState } from './compile.js';
+import { TemplateError } from './errors.js';
+import { tokenize } from './lexer.js';
+import {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_MAX_TEMPLATE_BYTES,
+  TEMPLATE_TYPES,
+  type CompileOptions,
+  type RenderOptions,
+  type TemplateType,
+} from './limits.js';
+import { parse } from './parser.js';
+import { checkReceipt } from './receipt-check.js';
+
+export { TemplateError, type TemplatePosition } from './errors.js';
+export { TemplateCache } from './cache.js';
+export { zplCommands } from './zpl.js';
+export {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_MAX_TEMPLATE_BYTES,
+  DEFAULT_TEMPLATE_CACHE_SIZE,
+  TEMPLATE_TYPES,
+  type CompileOptions,
+  type RenderOptions,
+  type TemplateType,
+} from './limits.js';
+
+/** A parsed template: compile once, render many times. */
+export interface CompiledTemplate {
+  readonly type: TemplateType;
+  readonly id: string | undefined;
+  readonly version: string | number | undefined;
+  /**
+   * Fills the template with `data`. Receipts are then parsed and validated as a receipt document
+   * (TemplateError if they do not). Throws TemplateError for data the template cannot render.
+   */
+  render(data: unknown, options?: RenderOptions): string;
+  /** Like `render` but without the receipt document check (identical for other types). */
+  renderText(data: unknown, options?: RenderOptions): string;
+}
+
+/** Options of `compileTemplate`, with the cache compiled templates are kept in. */
+export interface TemplateOptions extends CompileOptions {
+  /** Where templates with an id are cached; default: one shared LRU of 1000 templates. */
+  cache?: TemplateCache<CompiledTemplate>;
+}
+
+const defaultCache = new TemplateCache<CompiledTemplate>();
+
+function isTemplateType(type: unknown): type is TemplateType {
+  return (TEMPLATE_TYPES as readonly unknown[]).includes(type);
+}
+
+function limit(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a whole number >= 0`);
+  return v;
+}
+
+function build(content: string, type: TemplateType, options: CompileOptions): CompiledTemplate {
+  const maxTemplateBytes = limit(
+    'maxTemplateBytes',
+    options.maxTemplateBytes,
+    DEFAULT_MAX_TEMPLATE_BYTES,
+  );
+  const maxDepth = limit('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH);
+  const defaultMaxOutput = limit(
+    'maxOutputBytes',
+    options.maxOutputBytes,
+    DEFAULT_MAX_OUTPUT_BYTES,
+  );
+  // Each UTF-16 unit is at least one UTF-8 byte, so the cheap length test only ever passes
+  // templates that are within the limit.
+  if (content.length > maxTemplateBytes || Buffer.byteLength(content, 'utf8') > maxTemplateBytes) {
+    throw new TemplateError(
+      `the template is ${Buffer.byteLength(content, 'utf8')} bytes, more than the limit of ${maxTemplateBytes} bytes (maxTemplateBytes)`,
+    );
+  }
+  const op = compileNodes(content, parse(content, tokenize(content), maxDepth), type);
+
+  const renderText = (data: unknown, renderOptions: RenderOptions = {}): string => {
+    const max = limit('maxOutputBytes', renderOptions.maxOutputBytes, defaultMaxOutput);
+    const st = new RenderState(data, max);
+    op(st);
+    const out = st.out;
+    if (out.length > max || (out.length * 3 > max && Buffer.byteLength(out, 'utf8') > max)) {
+      throw outputTooLarge(max);
+    }
+    return out;
+  };
+  return {
+    type,
+    id: options.id,
+    version: options.version,
+    renderText,
+    render:
+      type === 'receipt'
+        ? (data, renderOptions) => {
+            const text = renderText(data, renderOptions);
+            checkReceipt(text);
+            return text;
+          }
+        : renderText,
+  };
+}
+
+/**
+ * Compiles `content` for `type`. With `options.id`, the result is cached under type + id +
+ * version (bounded LRU), so stored templates are parsed once. Throws TemplateError naming the
+ * line and column for a template that cannot compile (unclosed or mismatched section, bad tag,
+ * unknown type, a value where ZPL needs a command name, too large, nested too deeply).
+ */
+export function compileTemplate(
+  content: string,
+  type: TemplateType,
+  options: TemplateOptions = {},
+): CompiledTemplate {
+  if (!isTemplateType(type)) {
+    throw new TemplateError(
+      `unknown template type "${String(type)}": expected one of ${TEMPLATE_TYPES.join(', ')}`,
+    );
+  }
+  if (typeof content !== 'string') throw new TemplateError('the template content is not text');
+  if (options.id === undefined) return build(content, type, options);
+  const cache = options.cache ?? defaultCache;
+  const key = `${type}\u0000${options.id}\u0000${String(options.version ?? '')}\u0000${options.maxDepth ?? ''}\u0000${options.maxTemplateBytes ?? ''}\u0000${options.maxOutputBytes ?? ''}`;
+  return cache.getOrCreate(key, content, () => build(content, type, options));
+}
+
+/**
+ * Renders `content` with `data` for a printer language. Values are escaped for the type (rule 2)
+ * so they can never become printer commands; receipts must come out as a valid receipt document.
+ * Throws TemplateError (a PrintwireError with code INVALID_JOB) for a template that cannot
+ * compile or data it cannot render.
+ *
+ * @param options.id, options.version cache the compiled template (see compileTemplate)
+ * @param options.maxTemplateBytes default DEFAULT_MAX_TEMPLATE_BYTES (2 MiB)
+ * @param options.maxDepth default DEFAULT_MAX_DEPTH (32 nested sections)
+ * @param options.maxOutputBytes default DEFAULT_MAX_OUTPUT_BYTES (10 MiB)
+ */
+export function renderTemplate(
+  content: string,
+  data: unknown,
+  type: TemplateType,
+  options: TemplateOptions = {},
+): string {
+  return compileTemplate(content, type, options).render(data);
+}
+
+/** Renders a receipt template and returns the validated receipt document. */
+export function renderReceiptDocument(
+  content: string,
+  data: unknown,
+  options: TemplateOptions = {},
+): ReceiptDocument {
+  return checkReceipt(compileTemplate(content, 'receipt', options).renderText(data));
+}
