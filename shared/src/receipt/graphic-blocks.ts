@@ -1,0 +1,144 @@
+/** Encoders of the blocks the printer draws: QR codes, barcodes and images. */
+import * as cmd from './commands.js';
+import { barcodeData, barcodeModules, GS_K_FORMAT } from './barcode.js';
+import type { EncodeContext } from './context.js';
+import {
+  crossedBox,
+  decodeImage,
+  placeBitmap,
+  resizeGray,
+  toBitmap,
+  ImageDecodeError,
+  type Bitmap,
+} from './image.js';
+import { qrModules } from './qr-capacity.js';
+import { decodeBase64, imageSource, RECEIPT_LIMITS, type ReceiptBlock } from './schema.js';
+import { wrapText } from './text-blocks.js';
+import { InvalidBlockError } from './errors.js';
+
+type Block<T extends ReceiptBlock['type']> = Extract<ReceiptBlock, { type: T }>;
+
+/** Rows of one GS v 0 command: small enough for the receive buffer of cheap printers. */
+export const RASTER_BAND_ROWS = 256;
+
+/** Prints a value as plain text when the printer cannot draw its symbol. */
+function fallbackText(ctx: EncodeContext, value: string, align: 'left' | 'center' | 'right'): void {
+  const { out } = ctx;
+  if (align !== 'left') out.push(...cmd.justify(align));
+  for (const line of wrapText(ctx, value, ctx.page.charsA)) out.text(line).push(cmd.LF);
+  if (align !== 'left') out.push(...cmd.justify('left'));
+}
+
+export function encodeQr(ctx: EncodeContext, b: Block<'qr'>, index: number): void {
+  const { out } = ctx;
+  if (!ctx.profile.qr) {
+    ctx.warn(
+      `blocks[${index}]: ${ctx.profile.name} cannot print QR codes; the value is printed as text`,
+    );
+    fallbackText(ctx, b.value, b.align);
+    return;
+  }
+  const data = Buffer.from(b.value, 'utf8');
+  const modules = qrModules(data.length, b.errorLevel) ?? 177;
+  let size = b.size;
+  if (modules * size > ctx.page.dots) {
+    size = Math.max(1, Math.floor(ctx.page.dots / modules));
+    ctx.warn(
+      `blocks[${index}].size: a QR code of ${modules} modules at size ${b.size} is wider than ${ctx.page.dots} dots; printed at size ${size}`,
+    );
+  }
+  if (b.align !== 'left') out.push(...cmd.justify(b.align));
+  out.push(...cmd.qrModel2(), ...cmd.qrModuleSize(size), ...cmd.qrErrorLevel(b.errorLevel));
+  out.push(...cmd.qrStoreHeader(data.length)).bytes(data);
+  out.push(...cmd.qrPrint());
+  if (b.align !== 'left') out.push(...cmd.justify('left'));
+}
+
+export function encodeBarcode(ctx: EncodeContext, b: Block<'barcode'>, index: number): void {
+  const { out } = ctx;
+  if (!ctx.profile.symbologies.includes(b.format)) {
+    ctx.warn(
+      `blocks[${index}]: ${ctx.profile.name} cannot print ${b.format} barcodes; the value is printed as text`,
+    );
+    fallbackText(ctx, b.value, b.align);
+    return;
+  }
+  const data = barcodeData(b.format, b.value);
+  const modules = barcodeModules(b.format, data);
+  let width = b.width;
+  if (modules * width > ctx.page.dots) {
+    width = Math.floor(ctx.page.dots / modules);
+    if (width < 1) {
+      ctx.warn(
+        `blocks[${index}]: the ${b.format} barcode is wider than ${ctx.page.dots} dots; the value is printed as text`,
+      );
+      fallbackText(ctx, b.value, b.align);
+      return;
+    }
+    ctx.warn(
+      `blocks[${index}].width: the ${b.format} barcode is wider than ${ctx.page.dots} dots at width ${b.width}; printed at width ${width}`,
+    );
+  }
+  if (b.align !== 'left') out.push(...cmd.justify(b.align));
+  out.push(...cmd.hriPosition(b.hri), ...cmd.barcodeHeight(b.height), ...cmd.barcodeWidth(width));
+  out.push(...cmd.barcodeHeader(GS_K_FORMAT[b.format], data.length)).text(data);
+  if (b.align !== 'left') out.push(...cmd.justify('left'));
+}
+
+export function encodeImage(ctx: EncodeContext, b: Block<'image'>, index: number): void {
+  const dots = ctx.page.dots;
+  let width = b.width;
+  if (width !== undefined && width > dots) {
+    ctx.warn(
+      `blocks[${index}].width: ${width} dots is wider than the ${ctx.page.paper} paper; printed ${dots} dots wide`,
+    );
+    width = dots;
+  }
+  const source = imageSource(b.src);
+  let bytes: Uint8Array | undefined;
+  if ('url' in source) {
+    bytes = ctx.resolveImage?.(source.url);
+    if (bytes === undefined) {
+      const size = width ?? Math.round(dots / 2);
+      ctx.warn(
+        `blocks[${index}].src: image ${source.url} was not fetched; a crossed box stands in for it`,
+      );
+      writeRaster(ctx, placeBitmap(crossedBox(size), offsetFor(b.align, size, dots)));
+      return;
+    }
+  } else {
+    bytes = decodeBase64(source.base64);
+    if (bytes === undefined) throw new InvalidBlockError(`blocks[${index}].src`, 'must be base64');
+  }
+  let bitmap: Bitmap;
+  try {
+    const gray = decodeImage(bytes, RECEIPT_LIMITS.maxImagePixels);
+    const w = width ?? Math.min(gray.width, dots);
+    const h = Math.max(1, Math.round((gray.height * w) / gray.width));
+    if (h > RECEIPT_LIMITS.maxImageHeight) {
+      throw new ImageDecodeError(
+        `is ${h} dots tall at ${w} dots wide; at most ${RECEIPT_LIMITS.maxImageHeight} dots are printed`,
+      );
+    }
+    bitmap = toBitmap(resizeGray(gray, w, h), b.dithering);
+  } catch (err) {
+    if (err instanceof ImageDecodeError)
+      throw new InvalidBlockError(`blocks[${index}].src`, err.message);
+    throw err;
+  }
+  writeRaster(ctx, placeBitmap(bitmap, offsetFor(b.align, bitmap.width, dots)));
+}
+
+function offsetFor(align: 'left' | 'center' | 'right', width: number, dots: number): number {
+  if (align === 'left' || width >= dots) return 0;
+  return align === 'center' ? (dots - width) >> 1 : dots - width;
+}
+
+/** GS v 0 in bands of at most RASTER_BAND_ROWS rows. Alignment is in the bitmap (left padding). */
+function writeRaster(ctx: EncodeContext, bitmap: Bitmap): void {
+  for (let y = 0; y < bitmap.height; y += RASTER_BAND_ROWS) {
+    const rows = Math.min(RASTER_BAND_ROWS, bitmap.height - y);
+    ctx.out.push(...cmd.rasterHeader(bitmap.rowBytes, rows));
+    ctx.out.bytes(bitmap.data.subarray(y * bitmap.rowBytes, (y + rows) * bitmap.rowBytes));
+  }
+}

@@ -1,0 +1,77 @@
+/** Encoders of the blocks made of characters: text, line, pair and table. */
+import { codepageMap } from '../codepage/index.js';
+import * as cmd from './commands.js';
+import type { EncodeContext } from './context.js';
+import { columnWidths, layoutPair, layoutTableRow, wrapLine } from './layout.js';
+import type { ReceiptBlock } from './schema.js';
+
+type Block<T extends ReceiptBlock['type']> = Extract<ReceiptBlock, { type: T }>;
+
+/** Splits on line breaks, encodes and wraps each paragraph at `width` cells. */
+export function wrapText(ctx: EncodeContext, value: string, width: number): string[] {
+  const paragraphs =
+    value.includes('\n') || value.includes('\r') ? value.split(/\r\n|\r|\n/) : [value];
+  const lines: string[] = [];
+  for (const p of paragraphs) lines.push(...wrapLine(ctx.text.encode(p), width));
+  return lines;
+}
+
+export function encodeText(ctx: EncodeContext, b: Block<'text'>): void {
+  const { out } = ctx;
+  const perLine = b.font === 'b' ? ctx.page.charsB : ctx.page.charsA;
+  const lines = wrapText(ctx, b.value, Math.max(1, Math.floor(perLine / b.size)));
+  if (b.align !== 'left') out.push(...cmd.justify(b.align));
+  if (b.font === 'b') out.push(...cmd.font('b'));
+  if (b.bold) out.push(...cmd.bold(true));
+  if (b.underline) out.push(...cmd.underline(true));
+  if (b.invert) out.push(...cmd.invert(true));
+  if (b.size > 1) out.push(...cmd.charSize(b.size, b.size));
+  for (const line of lines) out.text(line).push(cmd.LF);
+  // Styles are reset after each block, so one block never leaks into the next.
+  if (b.size > 1) out.push(...cmd.charSize(1, 1));
+  if (b.invert) out.push(...cmd.invert(false));
+  if (b.underline) out.push(...cmd.underline(false));
+  if (b.bold) out.push(...cmd.bold(false));
+  if (b.font === 'b') out.push(...cmd.font('a'));
+  if (b.align !== 'left') out.push(...cmd.justify('left'));
+}
+
+/** The character a line style is drawn with in this codepage (box drawing where it has it). */
+function ruleChar(ctx: EncodeContext, style: Block<'line'>['style']): string {
+  const map = codepageMap(ctx.text.codepage);
+  const box = style === 'double' ? map.get(0x2550) : map.get(0x2500);
+  if (style === 'dashed') return '-';
+  if (box !== undefined) return String.fromCharCode(box);
+  return style === 'double' ? '=' : '-';
+}
+
+export function encodeLine(ctx: EncodeContext, b: Block<'line'>): void {
+  const width = ctx.page.charsA;
+  const c = ruleChar(ctx, b.style);
+  const line =
+    b.style === 'dashed' ? '- '.repeat(Math.ceil(width / 2)).slice(0, width) : c.repeat(width);
+  ctx.out.text(line).push(cmd.LF);
+}
+
+export function encodePair(ctx: EncodeContext, b: Block<'pair'>): void {
+  const { out } = ctx;
+  const lines = layoutPair(ctx.text.encode(b.left), ctx.text.encode(b.right), ctx.page.charsA);
+  if (b.bold) out.push(...cmd.bold(true));
+  for (const line of lines) out.text(line).push(cmd.LF);
+  if (b.bold) out.push(...cmd.bold(false));
+}
+
+export function encodeTable(ctx: EncodeContext, b: Block<'table'>): void {
+  const { out } = ctx;
+  const widths = columnWidths(
+    b.columns.map((c) => c.width),
+    ctx.page.charsA,
+  );
+  const aligns = b.columns.map((c) => c.align);
+  if (b.bold) out.push(...cmd.bold(true));
+  for (const row of b.rows) {
+    const cells = row.map((cell) => ctx.text.encode(cell));
+    for (const line of layoutTableRow(cells, widths, aligns)) out.text(line).push(cmd.LF);
+  }
+  if (b.bold) out.push(...cmd.bold(false));
+}
