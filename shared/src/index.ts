@@ -3,3 +3,6 @@
 export * from './errors/index.js';
 export * from './webhook/index.js';
 export * from './protocol/index.js';
+export * from './codepage/index.js';
+export * from './printers/index.js';
+export * from './receipt/index.js';
