@@ -1,0 +1,73 @@
+/**
+ * ESC t character tables: Epson's table numbers mapped to iconv-lite encodings, and each table
+ * decoded once into 256 characters so that printing a byte is one array look-up.
+ */
+import iconv from 'iconv-lite';
+
+export interface CharacterTable {
+  /** The ESC t number. */
+  number: number;
+  /** The name users know (`CP437`, `ISO-8859-15`). */
+  name: string;
+  /** What each byte prints; `''` where the table defines no character (printed blank). */
+  chars: readonly string[];
+}
+
+/**
+ * Epson's ESC t numbers (TM series and most clones). The six Printwire code pages (0, 2, 16, 17,
+ * 19, 40) are covered glyph for glyph by the fonts; the others print what the fonts have and a
+ * replacement box for the rest.
+ */
+export const ESC_T_TABLES: Readonly<Record<number, { name: string; encoding: string }>> = {
+  0: { name: 'CP437', encoding: 'cp437' },
+  2: { name: 'CP850', encoding: 'cp850' },
+  3: { name: 'CP860', encoding: 'cp860' },
+  4: { name: 'CP863', encoding: 'cp863' },
+  5: { name: 'CP865', encoding: 'cp865' },
+  13: { name: 'CP857', encoding: 'cp857' },
+  14: { name: 'CP737', encoding: 'cp737' },
+  15: { name: 'ISO-8859-7', encoding: 'iso-8859-7' },
+  16: { name: 'CP1252', encoding: 'cp1252' },
+  17: { name: 'CP866', encoding: 'cp866' },
+  18: { name: 'CP852', encoding: 'cp852' },
+  19: { name: 'CP858', encoding: 'cp858' },
+  33: { name: 'CP775', encoding: 'cp775' },
+  34: { name: 'CP855', encoding: 'cp855' },
+  35: { name: 'CP861', encoding: 'cp861' },
+  36: { name: 'CP862', encoding: 'cp862' },
+  38: { name: 'CP869', encoding: 'cp869' },
+  39: { name: 'ISO-8859-2', encoding: 'iso-8859-2' },
+  40: { name: 'ISO-8859-15', encoding: 'iso-8859-15' },
+  44: { name: 'CP1125', encoding: 'cp1125' },
+  45: { name: 'CP1250', encoding: 'cp1250' },
+  46: { name: 'CP1251', encoding: 'cp1251' },
+  47: { name: 'CP1253', encoding: 'cp1253' },
+  48: { name: 'CP1254', encoding: 'cp1254' },
+  49: { name: 'CP1255', encoding: 'cp1255' },
+  50: { name: 'CP1256', encoding: 'cp1256' },
+  51: { name: 'CP1257', encoding: 'cp1257' },
+};
+
+/** The IBM code pages print 0x7F as the "house" symbol. */
+const IBM_PAGES = /^cp(437|8\d\d)$/;
+
+const cache = new Map<number, CharacterTable>();
+
+/** The table for an ESC t number, or undefined when the number is not one the printer knows. */
+export function characterTable(number: number): CharacterTable | undefined {
+  const cached = cache.get(number);
+  if (cached) return cached;
+  const entry = ESC_T_TABLES[number];
+  if (!entry || !iconv.encodingExists(entry.encoding)) return undefined;
+  const all = Buffer.alloc(256);
+  for (let i = 0; i < 256; i++) all[i] = i;
+  const chars = [...iconv.decode(all, entry.encoding)].map((ch, byte) => {
+    const code = ch.codePointAt(0)!;
+    if (byte === 0x7f) return IBM_PAGES.test(entry.encoding) ? '\u2302' : '';
+    if (code === 0xfffd || code < 0x20 || (code >= 0x7f && code < 0xa0)) return '';
+    return ch;
+  });
+  const table = { number, name: entry.name, chars };
+  cache.set(number, table);
+  return table;
+}
