@@ -6,3 +6,5 @@ export * from './protocol/index.js';
 export * from './codepage/index.js';
 export * from './printers/index.js';
 export * from './receipt/index.js';
+export * from './escpos/index.js';
+export * from './template/index.js';

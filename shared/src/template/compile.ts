@@ -4,8 +4,9 @@
  * escapes and concatenates.
  */
 import { TemplateError, positionAt, type TemplatePosition } from './errors.js';
-import { escapeEpl, escapeHtml, escapeJsonString, escapeJsonValueText } from './escape.js';
-import { scanJson, type JsonState } from './json-scan.js';
+import { escapeHtml, escapeJsonString, escapeJsonValueText } from './escape.js';
+import { escapeEplParam, escapeEplQuoted, scanEpl, type EplState } from './epl.js';
+import { initialJsonState, keyBefore, scanJson } from './json-scan.js';
 import type { TemplateType } from './limits.js';
 import type { SectionNode, TemplateNode } from './parser.js';
 import { isMissing, isTruthy, toJson, toText, type TagRef } from './values.js';
@@ -51,7 +52,7 @@ export function outputTooLarge(limit: number, at?: TemplatePosition): TemplateEr
 
 /** The escaping state machine of a template type, walked over the tree in source order. */
 interface Escaping {
-  text(text: string): void;
+  text(text: string, offset: number): void;
   printer(tag: TagRef, raw: boolean): Print;
   snapshot(): unknown;
   same(a: unknown, b: unknown): boolean;
@@ -66,25 +67,46 @@ function rawPrinter(tag: TagRef): Print {
   return (v) => (typeof v === 'string' ? v : toText(v, tag));
 }
 
+/**
+ * Receipt, outside a JSON string: numbers and booleans as JSON, strings as a JSON number or a
+ * quoted string, objects and lists as their JSON text in a quoted string. An escaped value is
+ * always exactly one JSON scalar, so it can never add blocks; `{{{rows}}}` inserts structure.
+ */
 function receiptValue(tag: TagRef): Print {
   return (v) => {
     if (typeof v === 'string') return escapeJsonValueText(v);
     if (isMissing(v)) return '';
-    return typeof v === 'object' ? toJson(v, tag) : toText(v, tag);
+    if (typeof v === 'object') return JSON.stringify(toJson(v, tag));
+    return toText(v, tag);
   };
 }
 
-function escapingFor(type: TemplateType): Escaping {
+function escapingFor(type: TemplateType, source: string): Escaping {
   switch (type) {
     case 'html':
-    case 'epl': {
-      const escape = type === 'html' ? escapeHtml : escapeEpl;
       return {
         text: () => undefined,
-        printer: (tag, raw) => (raw ? rawPrinter(tag) : escaped(escape, tag)),
+        printer: (tag, raw) => (raw ? rawPrinter(tag) : escaped(escapeHtml, tag)),
         snapshot: () => null,
         same: () => true,
         unbalanced: '',
+      };
+    case 'epl': {
+      let state: EplState = 'params';
+      return {
+        text: (text) => {
+          state = scanEpl(state, text);
+        },
+        printer: (tag, raw) => {
+          if (state === 'escape') {
+            throw new TemplateError('a value cannot follow a backslash in an EPL string', tag.at());
+          }
+          if (raw) return rawPrinter(tag);
+          return escaped(state === 'quoted' ? escapeEplQuoted : escapeEplParam, tag);
+        },
+        snapshot: () => state,
+        same: (a, b) => a === b,
+        unbalanced: "must start and end on the same side of an EPL string's quotes",
       };
     }
     case 'zpl': {
@@ -103,19 +125,24 @@ function escapingFor(type: TemplateType): Escaping {
       };
     }
     case 'receipt': {
-      let state: JsonState = 'value';
+      const state = initialJsonState();
       return {
-        text: (text) => {
-          state = scanJson(state, text);
-        },
+        text: (text, offset) => scanJson(state, text, offset),
         printer: (tag, raw) => {
-          if (state === 'escape') {
+          if (state.mode === 'escape') {
             throw new TemplateError('a value cannot follow a backslash in a JSON string', tag.at());
           }
           if (raw) return rawPrinter(tag);
-          return state === 'string' ? escaped(escapeJsonString, tag) : receiptValue(tag);
+          const quote = state.mode === 'value' ? tag.offset : state.stringStart;
+          if (keyBefore(source, quote) === 'data') {
+            throw new TemplateError(
+              'a value cannot be written into "data" (the printer bytes of a raw block); use {{{name}}} for trusted bytes',
+              tag.at(),
+            );
+          }
+          return state.mode === 'value' ? receiptValue(tag) : escaped(escapeJsonString, tag);
         },
-        snapshot: () => state,
+        snapshot: () => state.mode,
         same: (a, b) => a === b,
         unbalanced: "must start and end on the same side of a JSON string's quotes",
       };
@@ -181,7 +208,7 @@ function sequence(ops: Op[]): Op {
 
 /** Compiles the tree of `source` for `type` into one render op. */
 export function compileNodes(source: string, nodes: TemplateNode[], type: TemplateType): Op {
-  const escaping = escapingFor(type);
+  const escaping = escapingFor(type, source);
   const at = (offset: number) => () => positionAt(source, offset);
 
   const section = (node: SectionNode): Op => {
@@ -258,11 +285,13 @@ export function compileNodes(source: string, nodes: TemplateNode[], type: Templa
     };
     for (const node of nodes) {
       if (node.kind === 'text') {
-        escaping.text(node.text);
+        escaping.text(node.text, node.offset);
         texts[texts.length - 1] += node.text;
       } else if (node.kind === 'value') {
         lookups.push(lookup(node.name));
-        prints.push(escaping.printer({ name: node.name, at: at(node.offset) }, node.raw));
+        prints.push(
+          escaping.printer({ name: node.name, offset: node.offset, at: at(node.offset) }, node.raw),
+        );
         texts.push('');
       } else {
         flush();

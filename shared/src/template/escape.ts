@@ -1,6 +1,6 @@
 /**
- * Escapers for EPL, HTML and receipts (rule 2). ZPL has its own scanner in zpl.ts because what a
- * value may contain there depends on where it sits.
+ * Escapers for HTML and receipts (rule 2). ZPL and EPL have their own scanners (zpl.ts, epl.ts)
+ * because what a value may contain there depends on where it sits.
  */
 
 const HTML_SPECIAL = /[&<>"'`=]/;
@@ -21,19 +21,6 @@ const HTML_ENTITIES: Record<string, string> = {
  */
 export function escapeHtml(text: string): string {
   return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIAL_ALL, (c) => HTML_ENTITIES[c]!) : text;
-}
-
-const EPL_SPECIAL = /["\\\u0000-\u001f\u007f]/;
-const EPL_SPECIAL_ALL = /["\\\u0000-\u001f\u007f]/g;
-
-/**
- * EPL: `"` and `\` get a backslash; line breaks and other control characters are removed, so a
- * value can neither end its quoted string nor start a new command line.
- */
-export function escapeEpl(text: string): string {
-  return EPL_SPECIAL.test(text)
-    ? text.replace(EPL_SPECIAL_ALL, (c) => (c === '"' || c === '\\' ? '\\' + c : ''))
-    : text;
 }
 
 // Control characters other than tab and line feed are removed from receipt values: a receipt

@@ -4,6 +4,7 @@
  */
 import { validateReceiptDocument, type ReceiptDocument } from '../receipt/schema.js';
 import { TemplateError, positionAt } from './errors.js';
+import { findJsonError } from './json-error.js';
 
 /** Parses and validates rendered receipt text; throws TemplateError naming what is wrong. */
 export function checkReceipt(text: string): ReceiptDocument {
@@ -11,12 +12,16 @@ export function checkReceipt(text: string): ReceiptDocument {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const match = /position (\d+)/.exec(message);
-    const offset = match === null ? undefined : Number(match[1]);
+    const found = findJsonError(text);
+    const near =
+      found === undefined
+        ? ''
+        : JSON.stringify(text.slice(Math.max(0, found.offset - 20), found.offset + 20));
     throw new TemplateError(
-      `the rendered receipt is not JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
-      offset === undefined ? undefined : positionAt(text, offset),
+      found === undefined
+        ? 'the rendered receipt is not JSON'
+        : `the rendered receipt is not JSON: expected ${found.expected} near ${near} (is a value missing?)`,
+      found === undefined ? undefined : positionAt(text, found.offset),
       { inOutput: true, cause: error },
     );
   }

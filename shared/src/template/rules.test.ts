@@ -52,6 +52,11 @@ describe('rule 2: values can never become printer commands', () => {
     assert.equal(renderTemplate('^XA^PQ{{v}}^XZ', data, 'zpl'), '^XA^PQXAJRx_y^XZ');
   });
 
+  test('EPL: outside quotes, quotes, backslashes and line breaks are removed', () => {
+    const out = renderTemplate('P{{n}}\n', { n: '1"\\\nP9' }, 'epl');
+    assert.equal(out, 'P1P9\n');
+  });
+
   test('EPL: quotes and backslashes get a backslash and line breaks are removed', () => {
     const out = renderTemplate(
       'A10,10,0,3,1,1,N,"{{v}}"\nP1\n',

@@ -7,6 +7,7 @@ import { TemplateError, type TemplatePosition } from './errors.js';
 /** The tag a value is printed for, to name it in errors. */
 export interface TagRef {
   name: string;
+  offset: number;
   at: () => TemplatePosition;
 }
 

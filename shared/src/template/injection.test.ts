@@ -1,0 +1,168 @@
+/**
+ * Property tests for rule 2: with hostile values (printer commands, quotes, backslashes, line
+ * breaks, markup, control characters, very long strings) the command structure of the output is
+ * the same as with harmless values.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileTemplate, TemplateError, zplCommands, type TemplateType } from './index.js';
+import { hostileLike, seededRandom } from './hostile.js';
+
+const RUNS = 150;
+
+/** Output that is not even readable, which is acceptable only when render() refuses it. */
+const UNREADABLE = Symbol('unreadable');
+
+function property(
+  type: TemplateType,
+  template: string,
+  harmless: unknown,
+  structure: (output: string) => unknown,
+): void {
+  const compiled = compileTemplate(template, type);
+  const expected = structure(compiled.renderText(harmless));
+  let compared = 0;
+  for (let seed = 1; seed <= RUNS; seed++) {
+    const data = hostileLike(harmless, seededRandom(seed));
+    const actual = structure(compiled.renderText(data));
+    if (actual === UNREADABLE) {
+      assert.throws(() => compiled.render(data), TemplateError, `seed ${seed}`);
+      continue;
+    }
+    compared++;
+    assert.deepEqual(actual, expected, `seed ${seed}: ${JSON.stringify(data).slice(0, 300)}`);
+  }
+  assert.ok(compared > RUNS / 2, `only ${compared} of ${RUNS} runs could be compared`);
+}
+
+const items = [
+  { name: 'Soup', sku: '100', price: '4.50', bold: true },
+  { name: 'Bread', sku: '200', price: '1.20', bold: false },
+  { name: 'Tea', sku: '300', price: '2.00', bold: true },
+];
+
+describe('ZPL: hostile values never change the sequence of commands', () => {
+  const data = { title: 'Label', code: '12345', qty: '1', x: '10', items };
+  const templates: Record<string, string> = {
+    '^FH fields, plain fields and parameters':
+      '^XA\n^FO{{x}},20^A0N,30,30^FH^FD{{title}}^FS\n^FO20,60^FD{{title}} {{code}}^FS\n^BY2^BCN,80,Y^FD{{code}}^FS\n{{#items}}\n^FO20,{{x}}^FH^FD{{#bold}}*{{/bold}}{{name}} {{price}}^FS\n{{/items}}\n^PQ{{qty}}\n^XZ',
+    '^FH with the backslash indicator': '^XA^FH\\^FD{{title}}\\5E{{code}}^FS^FX {{title}}\n^XZ',
+    'a template that changes the caret and tilde':
+      '^XA^CC!\n~CT+\n!FO0,0!FH!FD{{title}}!FS!FO0,0!FD{{code}}!FS!XZ',
+  };
+  for (const [title, template] of Object.entries(templates)) {
+    test(title, () => property('zpl', template, data, zplCommands));
+  }
+});
+
+function eplLines(output: string): string[] {
+  return output.split('\n').map((line) => {
+    let quoted = 0;
+    let inQuote = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (inQuote && c === '\\') i++;
+      else if (c === '"') {
+        inQuote = !inQuote;
+        if (inQuote) quoted++;
+      }
+    }
+    assert.equal(inQuote, false, `unterminated quote in ${line.slice(0, 80)}`);
+    return `${line.charAt(0)} with ${quoted} quoted`;
+  });
+}
+
+test('EPL: hostile values never change the lines, commands or quoted strings', () => {
+  const template =
+    'N\nq812\nA20,20,0,4,1,1,N,"{{title}}"\nB20,80,0,1,2,6,80,B,"{{code}}"\n{{#items}}\nA20,{{x}},0,3,1,1,N,"{{name}} {{price}}"\n{{/items}}\nP{{qty}}\n';
+  const data = {
+    title: 'Price',
+    code: '12345',
+    qty: '1',
+    items: items.map((i) => ({ ...i, x: '10' })),
+  };
+  property('epl', template, data, eplLines);
+});
+
+function receiptShape(output: string): unknown {
+  let doc: { blocks: Array<Record<string, unknown>> };
+  try {
+    doc = JSON.parse(output) as typeof doc;
+  } catch {
+    return UNREADABLE; // a missing value where a JSON value belongs prints nothing (rule 1)
+  }
+  return {
+    keys: Object.keys(doc).sort(),
+    blocks: doc.blocks.map((b) => `${String(b.type)}: ${Object.keys(b).sort().join(',')}`),
+  };
+}
+
+describe('receipts: hostile values never change the JSON structure or the blocks', () => {
+  const data = { shop: 'Fournil', date: '2026-11-21', size: 2, lines: '3', items, total: '9.70' };
+  const template = `{
+  "width": "80mm",
+  "blocks": [
+    {"type": "text", "value": "{{shop}} - {{date}}", "size": {{size}}, "bold": true},
+    {{#items}}
+    {"type": "pair", "left": "{{name}}", "right": "{{price}}", "bold": {{bold}}},
+    {{/items}}
+    {"type": "table", "columns": [{"width": 0.5}, {"width": 0.5, "align": "right"}],
+     "rows": [{{#items}}["{{sku}}", "{{price}}"]{{^@last}}, {{/@last}}{{/items}}]},
+    {"type": "barcode", "format": "CODE128", "value": "{{total}}"},
+    {"type": "feed", "lines": {{lines}}},
+    {"type": "cut"}
+  ]
+}`;
+
+  test('the blocks and their fields stay the same', () => {
+    property('receipt', template, data, receiptShape);
+  });
+
+  test('a hostile render either validates or fails with a TemplateError, never half a receipt', () => {
+    const compiled = compileTemplate(template, 'receipt');
+    let failures = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const hostile = hostileLike(data, seededRandom(seed));
+      try {
+        const doc = JSON.parse(compiled.render(hostile)) as { blocks: unknown[] };
+        assert.equal(doc.blocks.length, 8);
+      } catch (error) {
+        assert.ok(error instanceof TemplateError, String(error));
+        assert.match(
+          error.message,
+          /^(the rendered receipt is not a valid|rendered output line \d+, column \d+: the rendered receipt is not JSON)/,
+        );
+        failures++;
+      }
+    }
+    // Hostile sizes and feed lines are strings, which the document refuses.
+    assert.ok(failures > 0);
+  });
+});
+
+function htmlTags(output: string): string[] {
+  const tags: string[] = [];
+  for (const m of output.matchAll(/<(\/?[a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|<!--|-->/g)) {
+    if (m[1] === undefined) {
+      tags.push(m[0]);
+      continue;
+    }
+    const attrs = [
+      ...(m[2] ?? '').matchAll(/([^\s=/"']+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?/g),
+    ];
+    tags.push(`${m[1]}(${attrs.map((a) => a[1]).join(' ')})`);
+  }
+  return tags;
+}
+
+test('HTML: hostile values never change the tags or their attributes', () => {
+  const template = `<!doctype html>
+<html lang="{{lang}}"><head><title>{{title}}</title>
+<style>@page { size: A4; margin: 15mm }</style></head>
+<body><h1 class="title" data-id='{{code}}'>{{title}}</h1>
+<table>{{#items}}<tr class="{{#bold}}strong{{/bold}}"><td title="{{name}}">{{name}}</td><td>{{price}}</td></tr>{{/items}}</table>
+<!-- {{code}} -->
+<p>{{code}}</p></body></html>`;
+  const data = { lang: 'fr', title: 'Devis', code: 'Q-1', items };
+  property('html', template, data, htmlTags);
+});
