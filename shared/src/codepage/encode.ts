@@ -24,6 +24,7 @@ interface Replacement {
 }
 
 const MAX_DEPTH = 4;
+const COMBINING_MARK = /^\p{M}$/u;
 
 /**
  * Encodes text into one codepage. Characters the codepage lacks are replaced (from the
@@ -53,6 +54,8 @@ export class CodepageEncoder {
       i++;
     }
     if (i === n) return text;
+    // The last ASCII letter may carry the combining accents that follow it (NFD text).
+    if (i > 0) i--;
     let out = text.slice(0, i);
     const rest = text.slice(i).normalize('NFC');
     for (const char of rest) {
@@ -99,6 +102,7 @@ export class CodepageEncoder {
     const cp = char.codePointAt(0)!;
     if (cp === 0x09 || cp === 0x0a || cp === 0x0d) return { bytes: ' ', printed: ' ' };
     if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return { bytes: '', printed: '' };
+    if (COMBINING_MARK.test(char)) return { bytes: '', printed: '' };
     const byte = this.map.get(cp);
     if (byte !== undefined) return { bytes: String.fromCharCode(byte), printed: char };
     if (depth < MAX_DEPTH) {
