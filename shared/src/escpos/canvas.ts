@@ -11,7 +11,8 @@ export class PageCanvas {
     readonly width: number,
     readonly maxHeight: number,
   ) {
-    this.capacity = Math.min(maxHeight, 1024);
+    // Large zeroed buffers are cheap to allocate: start with room for a long receipt.
+    this.capacity = Math.min(maxHeight, 4096);
     this.pixels = new Uint8Array(width * this.capacity);
   }
 
@@ -54,10 +55,9 @@ export class PageCanvas {
     }
   }
 
-  /** The first `height` rows (a copy that does not change when the canvas grows). */
+  /** The first `height` rows (a view: valid until the canvas grows again). */
   rows(height: number): Uint8Array {
-    const out = new Uint8Array(this.width * height);
-    out.set(this.pixels.subarray(0, Math.min(this.pixels.length, this.width * height)));
-    return out;
+    this.ensure(height);
+    return this.pixels.subarray(0, this.width * height);
   }
 }

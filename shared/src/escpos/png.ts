@@ -44,18 +44,27 @@ export function encodePng1Bit(
 ): Buffer {
   const stride = Math.ceil(width / 8);
   const raw = Buffer.alloc((stride + 1) * height);
+  const full = width >> 3;
   for (let y = 0; y < height; y++) {
-    const src = y * width;
-    const dst = y * (stride + 1) + 1; // raw[dst - 1] is filter type 0 (none)
-    for (let byte = 0; byte < stride; byte++) {
-      let packed = 0;
-      const x0 = byte * 8;
-      for (let bit = 0; bit < 8; bit++) {
-        const x = x0 + bit;
-        // PNG gray 1 is white: a white (0) or absent dot sets the bit.
-        if (x >= width || pixels[src + x] === 0) packed |= 0x80 >> bit;
-      }
-      raw[dst + byte] = packed;
+    let src = y * width;
+    let dst = y * (stride + 1) + 1; // raw[dst - 1] is filter type 0 (none)
+    // Dots are 0 or 1; PNG gray 1 is white, so black dots are the cleared bits.
+    for (let byte = 0; byte < full; byte++, src += 8) {
+      const packed =
+        (pixels[src]! << 7) |
+        (pixels[src + 1]! << 6) |
+        (pixels[src + 2]! << 5) |
+        (pixels[src + 3]! << 4) |
+        (pixels[src + 4]! << 3) |
+        (pixels[src + 5]! << 2) |
+        (pixels[src + 6]! << 1) |
+        pixels[src + 7]!;
+      raw[dst++] = ~packed & 0xff;
+    }
+    if (full < stride) {
+      let packed = 0xff;
+      for (let bit = 0; bit < (width & 7); bit++) if (pixels[src + bit]) packed &= ~(0x80 >> bit);
+      raw[dst] = packed;
     }
   }
   const header = Buffer.alloc(13);
