@@ -56,6 +56,15 @@ const PUNCTUATION: Record<string, string> = {
   '\u00a7': 'S', // §
   '\u00b5': 'u', // µ
   '\u00a4': '$', // ¤
+  '\u2248': '~', // ≈
+  '\u2264': '<=', // ≤
+  '\u2265': '>=', // ≥
+  '\u2260': '!=', // ≠
+  '\u2190': '<-', // ←
+  '\u2192': '->', // →
+  '\u2713': 'v', // ✓
+  '\u2714': 'v',
+  '\u2715': 'x',
 };
 
 /** Letters that NFD does not decompose into a base letter and a mark. */
