@@ -8,3 +8,4 @@ export * from './printers/index.js';
 export * from './receipt/index.js';
 export * from './escpos/index.js';
 export * from './template/index.js';
+export * from './gallery/index.js';

@@ -94,14 +94,21 @@ export function hostileValue(random: () => number, depth = 0): unknown {
 }
 
 /**
- * Replaces every leaf of `shape` (a harmless data object) by a hostile value, keeping lists and
- * objects so that sections repeat the same number of times.
+ * Replaces every leaf of `shape` (a harmless data object) by a hostile value, keeping lists,
+ * objects and booleans so that sections repeat the same number of times. With `stringsOnly`,
+ * leaves become non-empty strings, so that sections over them stay shown too.
  */
-export function hostileLike(shape: unknown, random: () => number): unknown {
-  if (Array.isArray(shape)) return shape.map((v) => hostileLike(v, random));
+export function hostileLike(
+  shape: unknown,
+  random: () => number,
+  { stringsOnly = false }: { stringsOnly?: boolean } = {},
+): unknown {
+  if (Array.isArray(shape)) return shape.map((v) => hostileLike(v, random, { stringsOnly }));
   if (typeof shape === 'object' && shape !== null) {
-    return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, hostileLike(v, random)]));
+    return Object.fromEntries(
+      Object.entries(shape).map(([k, v]) => [k, hostileLike(v, random, { stringsOnly })]),
+    );
   }
   if (typeof shape === 'boolean') return shape;
-  return hostileValue(random);
+  return stringsOnly ? hostileString(random) : hostileValue(random);
 }
