@@ -150,14 +150,45 @@ function escapingFor(type: TemplateType, source: string): Escaping {
   }
 }
 
-function find(stack: unknown[], key: string): unknown {
-  for (let i = stack.length - 1; i >= 0; i--) {
-    const ctx = stack[i];
-    if (typeof ctx === 'object' && ctx !== null && Object.hasOwn(ctx, key)) {
-      return (ctx as Record<string, unknown>)[key];
-    }
+// Names that objects, lists or functions inherit (`constructor`, `length`, `toString`, …): for
+// these only own properties count, so `{{constructor}}` prints nothing. Any other name is read
+// directly, which is what makes lookups fast.
+const INHERITED = new Set<string>(
+  [Object.prototype, Array.prototype, Function.prototype, String.prototype].flatMap((p) =>
+    Object.getOwnPropertyNames(p),
+  ),
+);
+
+type Find = (stack: unknown[]) => unknown;
+
+function finder(key: string): Find {
+  if (INHERITED.has(key) || key === '__proto__') {
+    return (stack) => {
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const ctx = stack[i];
+        if (typeof ctx === 'object' && ctx !== null && Object.hasOwn(ctx, key)) {
+          return (ctx as Record<string, unknown>)[key];
+        }
+      }
+      return undefined;
+    };
   }
-  return undefined;
+  return (stack) => {
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const ctx = stack[i];
+      if (typeof ctx === 'object' && ctx !== null) {
+        const v = (ctx as Record<string, unknown>)[key];
+        if (v !== undefined) return v;
+      }
+    }
+    return undefined;
+  };
+}
+
+function child(v: unknown, key: string, safe: boolean): unknown {
+  if (typeof v !== 'object' || v === null) return undefined;
+  if (!safe && !Object.hasOwn(v, key)) return undefined;
+  return (v as Record<string, unknown>)[key];
 }
 
 function lookup(name: string): Lookup {
@@ -178,15 +209,15 @@ function lookup(name: string): Lookup {
       };
   }
   const parts = name.split('.');
-  const first = parts[0]!;
-  if (parts.length === 1) return (st) => find(st.stack, first);
-  const rest = parts.slice(1);
+  const find = finder(parts[0]!);
+  if (parts.length === 1) return (st) => find(st.stack);
+  const rest = parts
+    .slice(1)
+    .map((key) => ({ key, safe: !INHERITED.has(key) && key !== '__proto__' }));
   return (st) => {
-    let v = find(st.stack, first);
-    for (const part of rest) {
-      if (typeof v !== 'object' || v === null || !Object.hasOwn(v, part)) return undefined;
-      v = (v as Record<string, unknown>)[part];
-    }
+    let v = find(st.stack);
+    for (let i = 0; i < rest.length && v !== undefined; i++)
+      v = child(v, rest[i]!.key, rest[i]!.safe);
     return v;
   };
 }

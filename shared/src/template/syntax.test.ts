@@ -80,6 +80,12 @@ describe('the syntax table', () => {
     assert.equal(html(t, data), '0(01)0;1(0)1;');
   });
 
+  test('names objects inherit (constructor, toString, __proto__) are not data and print nothing', () => {
+    const t = '[{{constructor}}][{{toString}}][{{__proto__}}][{{a.constructor}}][{{l.length}}]';
+    assert.equal(html(t, { a: {}, l: [1, 2] }), '[][][][][2]');
+    assert.equal(html('{{#constructor}}x{{/constructor}}', {}), '');
+  });
+
   test('{{! note }} is a comment that prints nothing', () => {
     assert.equal(html('a{{! a note with } and {{ inside }}b', {}), 'ab');
   });
