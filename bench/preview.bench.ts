@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
-// @ts-expect-error receiptline ships no type declarations
 import receiptline from 'receiptline';
 import { encodeReceipt, renderEscposToPng } from '@printwire/shared';
 import { fmt, latencies, percentile, report } from './lib.js';
