@@ -417,6 +417,19 @@ describe('image blocks', () => {
     );
   });
 
+  test('a resolved URL that is not an image prints the crossed box, with a warning', () => {
+    const r = encodeReceiptWithReport(
+      { blocks: [{ type: 'image', src: 'https://x.io/logo.png', width: 8, align: 'left' }] },
+      'generic-80mm',
+      { resolveImage: () => new TextEncoder().encode('<html>Not found</html>') },
+    );
+    assert.equal(hex(r.bytes), h`${HEADER} 1d7630 00 0100 0800 ff c3 a5 99 99 a5 c3 ff`);
+    assert.match(
+      r.warnings[0]!,
+      /https:\/\/x\.io\/logo\.png is not a PNG or JPEG image; a crossed box/,
+    );
+  });
+
   test('an inline image that does not decode is an INVALID_JOB naming the block', () => {
     const broken = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47]),

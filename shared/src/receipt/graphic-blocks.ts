@@ -99,11 +99,10 @@ export function encodeImage(ctx: EncodeContext, b: Block<'image'>, index: number
   if ('url' in source) {
     bytes = ctx.resolveImage?.(source.url);
     if (bytes === undefined) {
-      const size = width ?? Math.round(dots / 2);
       ctx.warn(
         `blocks[${index}].src: image ${source.url} was not fetched; a crossed box stands in for it`,
       );
-      writeRaster(ctx, placeBitmap(crossedBox(size), offsetFor(b.align, size, dots)));
+      writePlaceholder(ctx, width, b.align);
       return;
     }
   } else {
@@ -122,11 +121,26 @@ export function encodeImage(ctx: EncodeContext, b: Block<'image'>, index: number
     }
     bitmap = toBitmap(resizeGray(gray, w, h), b.dithering);
   } catch (err) {
-    if (err instanceof ImageDecodeError)
-      throw new InvalidBlockError(`blocks[${index}].src`, err.message);
-    throw err;
+    if (!(err instanceof ImageDecodeError)) throw err;
+    // A downloaded file that is not an image (an error page) should not lose the receipt;
+    // inline data that does not decode is a mistake in the document.
+    if (!('url' in source)) throw new InvalidBlockError(`blocks[${index}].src`, err.message);
+    ctx.warn(
+      `blocks[${index}].src: image ${source.url} ${err.message}; a crossed box stands in for it`,
+    );
+    writePlaceholder(ctx, width, b.align);
+    return;
   }
   writeRaster(ctx, placeBitmap(bitmap, offsetFor(b.align, bitmap.width, dots)));
+}
+
+function writePlaceholder(
+  ctx: EncodeContext,
+  width: number | undefined,
+  align: 'left' | 'center' | 'right',
+): void {
+  const size = width ?? Math.round(ctx.page.dots / 2);
+  writeRaster(ctx, placeBitmap(crossedBox(size), offsetFor(align, size, ctx.page.dots)));
 }
 
 function offsetFor(align: 'left' | 'center' | 'right', width: number, dots: number): number {
