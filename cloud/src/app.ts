@@ -1,0 +1,99 @@
+/**
+ * createApp: the Express 5 application built from its dependencies (store, cache, bus, clock,
+ * logger, mailer, config). Nothing here opens a database or a port; `serve` (server.ts) and the
+ * tests wire the real or the test dependencies.
+ */
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { CacheStore, EventBus } from './cache/types.js';
+import type { CloudConfig } from './config.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { authenticate, requireScope } from './http/middleware/auth.js';
+import { jsonBody } from './http/middleware/body.js';
+import { rateLimit } from './http/middleware/rate-limit.js';
+import { requestId } from './http/middleware/request-id.js';
+import { buildOpenApi } from './http/openapi.js';
+import type { Guards, Operation } from './http/operation.js';
+import { accountOperations, accountRoutes } from './http/routes/account.js';
+import { inventoryOperations, inventoryRoutes } from './http/routes/inventory.js';
+import { jobOperations, jobRoutes } from './http/routes/jobs.js';
+import type { Clock } from './lib/clock.js';
+import { JobService } from './services/jobs.js';
+import { Sweeper } from './services/sweeper.js';
+import type { Store } from './storage/store.js';
+
+/** Sends mail (the accounts issue uses it); unset: the accounts issue writes .eml files. */
+export interface Mailer {
+  send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
+}
+
+export interface AppDeps {
+  store: Store;
+  cache: CacheStore;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  mailer?: Mailer;
+  config: CloudConfig;
+}
+
+export interface CloudApp {
+  app: Express;
+  jobs: JobService;
+  sweeper: Sweeper;
+  /** Every endpoint, as /openapi.json lists it. */
+  operations: Operation[];
+}
+
+export const API_VERSION = '1.0.0';
+
+/** Every public endpoint this build serves (the OpenAPI document lists exactly these). */
+export const OPERATIONS: Operation[] = [
+  ...Object.values(jobOperations),
+  ...Object.values(inventoryOperations),
+  ...Object.values(accountOperations),
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This description of the API (OpenAPI 3.1)',
+    tag: 'Meta',
+    auth: 'none',
+    responses: { 200: { description: 'the OpenAPI document' } },
+  },
+];
+
+export function createApp(deps: AppDeps): CloudApp {
+  const { store, cache, bus, clock, logger, config } = deps;
+  const jobs = new JobService({ store, bus, clock, logger, config });
+  const sweeper = new Sweeper({ store, jobs, clock, logger });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  const guards: Guards = {
+    apiKey: [
+      authenticate(store),
+      rateLimit(cache, clock, {
+        perSecond: config.limits.rateLimitPerSecond,
+        burst: config.limits.rateLimitBurst,
+      }),
+    ],
+    scope: requireScope,
+  };
+
+  app.use(requestId(logger));
+  app.use(jsonBody({ maxBytes: config.limits.maxBodyBytes }));
+
+  const openapi = buildOpenApi(OPERATIONS, { version: API_VERSION, serverUrl: config.publicUrl });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.use(accountRoutes({ store, cache, clock }, guards));
+  app.use(jobRoutes(jobs, guards, config.limits.defaultPageSize));
+  app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+
+  return { app, jobs, sweeper, operations: OPERATIONS };
+}

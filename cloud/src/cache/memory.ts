@@ -1,0 +1,73 @@
+/** In-process cache store and event bus: the default for a single instance. */
+import { EventEmitter } from 'node:events';
+import {
+  refill,
+  type BusEvent,
+  type CacheStore,
+  type EventBus,
+  type TokenBucketOptions,
+  type TokenBucketResult,
+} from './types.js';
+
+export interface MemoryCacheOptions {
+  /** Buckets kept before the idle ones are dropped. Default 100,000. */
+  maxBuckets?: number;
+}
+
+export class MemoryCache implements CacheStore {
+  private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
+  private readonly maxBuckets: number;
+
+  constructor(options: MemoryCacheOptions = {}) {
+    this.maxBuckets = options.maxBuckets ?? 100_000;
+  }
+
+  async takeToken(key: string, options: TokenBucketOptions): Promise<TokenBucketResult> {
+    const state = refill(this.buckets.get(key), options);
+    if (!this.buckets.has(key) && this.buckets.size >= this.maxBuckets) this.evict(options);
+    if (state.tokens >= 1) {
+      state.tokens -= 1;
+      this.buckets.set(key, state);
+      return { allowed: true, remaining: Math.floor(state.tokens), retryAfterMs: 0 };
+    }
+    this.buckets.set(key, state);
+    const retryAfterMs = Math.ceil(((1 - state.tokens) / options.refillPerSecond) * 1000);
+    return { allowed: false, remaining: 0, retryAfterMs };
+  }
+
+  /** Drops buckets that are full again (idle long enough): they hold no information. */
+  private evict(options: TokenBucketOptions): void {
+    for (const [key, state] of this.buckets) {
+      if (refill(state, options).tokens >= options.capacity) this.buckets.delete(key);
+    }
+    if (this.buckets.size >= this.maxBuckets) this.buckets.clear();
+  }
+
+  async ping(): Promise<void> {}
+  async close(): Promise<void> {
+    this.buckets.clear();
+  }
+}
+
+export class MemoryBus implements EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  async publish(event: BusEvent): Promise<void> {
+    this.emitter.emit('event', event);
+  }
+
+  async subscribe(handler: (event: BusEvent) => void): Promise<() => Promise<void>> {
+    this.emitter.on('event', handler);
+    return async () => {
+      this.emitter.off('event', handler);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}

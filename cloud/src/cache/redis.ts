@@ -1,0 +1,133 @@
+/**
+ * Redis cache store and event bus (ioredis), required when more than one instance serves the
+ * API: buckets are shared, and events published on one instance reach subscribers on all.
+ */
+import { Redis } from 'ioredis';
+import type {
+  BusEvent,
+  CacheStore,
+  EventBus,
+  TokenBucketOptions,
+  TokenBucketResult,
+} from './types.js';
+
+// The bucket as a hash {tokens, updatedAt}; refilled, taken from and expired in one atomic step.
+const TAKE_TOKEN = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'updatedAt')
+local tokens = tonumber(state[1])
+local updated = tonumber(state[2])
+if tokens == nil then
+  tokens = capacity
+  updated = now
+end
+local elapsed = math.max(0, now - updated) / 1000
+tokens = math.min(capacity, tokens + elapsed * rate)
+updated = math.max(updated, now)
+local allowed = 0
+local retry = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+else
+  retry = math.ceil((1 - tokens) / rate * 1000)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updatedAt', tostring(updated))
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
+return {allowed, math.floor(tokens), retry}
+`;
+
+export interface RedisOptions {
+  /** Key prefix, so several deployments can share one Redis. Default `printwire:`. */
+  prefix?: string;
+}
+
+export class RedisCache implements CacheStore {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'printwire:';
+    this.redis.defineCommand('printwireTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+  }
+
+  static connect(url: string, options: RedisOptions = {}): RedisCache {
+    return new RedisCache(
+      new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true }),
+      options,
+    );
+  }
+
+  async takeToken(key: string, options: TokenBucketOptions): Promise<TokenBucketResult> {
+    const run = (
+      this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>
+    ).printwireTakeToken!.bind(this.redis);
+    const [allowed, remaining, retry] = await run(
+      `${this.prefix}bucket:${key}`,
+      options.capacity,
+      options.refillPerSecond,
+      options.now,
+    );
+    return { allowed: allowed === 1, remaining: remaining ?? 0, retryAfterMs: retry ?? 0 };
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+export class RedisBus implements EventBus {
+  private subscriber: Redis | undefined;
+  private subscribed: Promise<unknown> | undefined;
+  private readonly handlers = new Set<(event: BusEvent) => void>();
+  private readonly channel: string;
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisOptions = {},
+  ) {
+    this.channel = `${options.prefix ?? 'printwire:'}events`;
+  }
+
+  static connect(url: string, options: RedisOptions = {}): RedisBus {
+    return new RedisBus(new Redis(url, { maxRetriesPerRequest: 2 }), options);
+  }
+
+  async publish(event: BusEvent): Promise<void> {
+    await this.redis.publish(this.channel, JSON.stringify(event));
+  }
+
+  async subscribe(handler: (event: BusEvent) => void): Promise<() => Promise<void>> {
+    if (!this.subscriber) {
+      this.subscriber = this.redis.duplicate();
+      this.subscriber.on('message', (_channel: string, message: string) => {
+        let event: BusEvent;
+        try {
+          event = JSON.parse(message) as BusEvent;
+        } catch {
+          return;
+        }
+        for (const h of this.handlers) h(event);
+      });
+      this.subscribed = this.subscriber.subscribe(this.channel);
+    }
+    this.handlers.add(handler);
+    await this.subscribed;
+    return async () => {
+      this.handlers.delete(handler);
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

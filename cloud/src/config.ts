@@ -1,0 +1,95 @@
+/**
+ * Configuration: every limit and setting of the cloud relay, with defaults taken from the spec
+ * and ../shared/CONTRACT.md. `configFromEnv` reads the environment variables `serve` uses.
+ */
+import { resolve } from 'node:path';
+
+export interface CloudConfig {
+  /** PORT, default 8080. */
+  port: number;
+  /** HOST, default 127.0.0.1. */
+  host: string;
+  /** PUBLIC_URL: the address clients use; default http://HOST:PORT. */
+  publicUrl: string;
+  /** DATA_DIR, default ./.printwire: the SQLite file, mail folder. */
+  dataDir: string;
+  /** DATABASE_URL: postgres://… for PostgreSQL; unset: SQLite in DATA_DIR. */
+  databaseUrl: string | undefined;
+  /** REDIS_URL: redis://… for a shared cache and bus; unset: in-process. */
+  redisUrl: string | undefined;
+  /** LOG_LEVEL, default info (silent under test). */
+  logLevel: string;
+  /** NODE_ENV=production: https-only URLs. */
+  production: boolean;
+  limits: Limits;
+}
+
+export interface Limits {
+  /** Largest request body in bytes. Default 5 MB. */
+  maxBodyBytes: number;
+  /** Requests per second per API key (token bucket refill). Default 100 (spec "Limits"). */
+  rateLimitPerSecond: number;
+  /** Bucket size: requests a key may send at once. Default equals rateLimitPerSecond. */
+  rateLimitBurst: number;
+  /** Default page size of lists. Default 25. */
+  defaultPageSize: number;
+  /** Largest page size. Default 100. */
+  maxPageSize: number;
+  /** Metadata pairs per job. Default 50. */
+  maxMetadataKeys: number;
+  /** Characters of a metadata key. Default 40. */
+  maxMetadataKeyLength: number;
+  /** Characters of a metadata value. Default 500. */
+  maxMetadataValueLength: number;
+  /** Characters of an idempotency key. Default 255. */
+  maxIdempotencyKeyLength: number;
+  /** How often the sweeper runs (expiry, retention), ms. Default 60 s. */
+  sweepIntervalMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxBodyBytes: 5 * 1024 * 1024,
+  rateLimitPerSecond: 100,
+  rateLimitBurst: 100,
+  defaultPageSize: 25,
+  maxPageSize: 100,
+  maxMetadataKeys: 50,
+  maxMetadataKeyLength: 40,
+  maxMetadataValueLength: 500,
+  maxIdempotencyKeyLength: 255,
+  sweepIntervalMs: 60_000,
+};
+
+export function defaultConfig(overrides: Partial<CloudConfig> = {}): CloudConfig {
+  const port = overrides.port ?? 8080;
+  const host = overrides.host ?? '127.0.0.1';
+  return {
+    port,
+    host,
+    publicUrl: overrides.publicUrl ?? `http://${host}:${port}`,
+    dataDir: overrides.dataDir ?? resolve('.printwire'),
+    databaseUrl: overrides.databaseUrl,
+    redisUrl: overrides.redisUrl,
+    logLevel: overrides.logLevel ?? 'info',
+    production: overrides.production ?? false,
+    limits: { ...DEFAULT_LIMITS, ...overrides.limits },
+  };
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): CloudConfig {
+  const port = env.PORT ? Number(env.PORT) : 8080;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number, not ${env.PORT}`);
+  }
+  const host = env.HOST || '127.0.0.1';
+  return defaultConfig({
+    port,
+    host,
+    publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
+    dataDir: resolve(env.DATA_DIR || '.printwire'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    production: env.NODE_ENV === 'production',
+  });
+}

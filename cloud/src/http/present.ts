@@ -1,0 +1,88 @@
+/** Records → the API's resources (ISO 8601 timestamps, only the fields the spec names). */
+import type { z } from 'zod';
+import type { Device, Job, Printer, Template } from '../storage/types.js';
+import type { deviceSchema, jobSchema, printerSchema, templateSchema } from './schemas.js';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export type JobResource = z.infer<typeof jobSchema>;
+
+export function presentJob(job: Job): JobResource {
+  return {
+    id: job.id,
+    idempotencyKey: job.idempotencyKey,
+    deviceId: job.deviceId,
+    printerId: job.printerId,
+    source: job.source,
+    mode: job.mode,
+    type: job.type,
+    templateId: job.templateId,
+    state: job.state,
+    attempt: job.attempt,
+    errorCode: job.errorCode,
+    errorMessage: job.errorMessage,
+    metadata: job.metadata,
+    contentRetained: job.contentRetained,
+    hasPreview: job.hasPreview,
+    createdAt: iso(job.createdAt),
+    updatedAt: iso(job.updatedAt),
+    dispatchedAt: isoOrNull(job.dispatchedAt),
+    printedAt: isoOrNull(job.printedAt),
+    expiresAt: isoOrNull(job.expiresAt),
+    ...(job.events
+      ? {
+          events: job.events.map((e) => ({
+            state: e.state,
+            errorCode: e.errorCode,
+            at: iso(e.at),
+          })),
+        }
+      : {}),
+  };
+}
+
+export function presentPrinter(p: Printer): z.infer<typeof printerSchema> {
+  return {
+    id: p.id,
+    deviceId: p.deviceId,
+    agentPrinterId: p.agentPrinterId,
+    name: p.name,
+    alias: p.alias,
+    connection: p.connection,
+    kind: p.kind,
+    paper: p.paper,
+    codepage: p.codepage,
+    capabilities: p.capabilities,
+    isDefault: p.isDefault,
+    status: p.status,
+    lastStatusAt: isoOrNull(p.lastStatusAt),
+  };
+}
+
+export function presentDevice(d: Device): z.infer<typeof deviceSchema> {
+  return {
+    id: d.id,
+    name: d.name,
+    groupId: d.groupId,
+    os: d.os,
+    arch: d.arch,
+    agentVersion: d.agentVersion,
+    status: d.status === 'online' ? 'online' : 'offline',
+    activated: d.activated,
+    lastSeenAt: isoOrNull(d.lastSeenAt),
+    createdAt: iso(d.createdAt),
+  };
+}
+
+export function presentTemplate(t: Template): z.infer<typeof templateSchema> {
+  return {
+    id: t.id,
+    name: t.name,
+    type: t.type,
+    content: t.content,
+    paper: t.paper,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
+  };
+}

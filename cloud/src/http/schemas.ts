@@ -1,0 +1,339 @@
+/**
+ * zod schemas of every body, query and response of the public API. Handlers validate with them and
+ * /openapi.json is generated from them, so the description cannot drift from the code.
+ * Schemas with a `meta({ id })` become named components in the OpenAPI document.
+ */
+import { z } from 'zod';
+import { CODEPAGES } from '@printwire/shared/codepage/index';
+import { receiptDocumentSchema } from '@printwire/shared/receipt/index';
+import { DEFAULT_LIMITS } from '../config.js';
+import { JOB_STATES, PLANS, SCOPES } from '../storage/types.js';
+
+const isoDate = z.string().meta({ format: 'date-time', description: 'ISO 8601 date-time' });
+
+export const JOB_TYPES = [
+  'receipt',
+  'escpos',
+  'raw',
+  'zpl',
+  'epl',
+  'pdf',
+  'image',
+  'text',
+  'html',
+] as const;
+export const JOB_ENCODINGS = ['json', 'base64', 'utf8', 'url'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Resources
+
+export const jobEventSchema = z
+  .object({
+    state: z.enum(JOB_STATES),
+    errorCode: z.string().nullable(),
+    at: isoDate,
+  })
+  .meta({ id: 'JobEvent', description: 'One state change of a job.' });
+
+export const jobSchema = z
+  .object({
+    id: z.string(),
+    idempotencyKey: z.string().nullable(),
+    deviceId: z.string().nullable(),
+    printerId: z.string().nullable(),
+    source: z.enum(['local', 'cloud']),
+    mode: z.enum(['live', 'test']).meta({ description: 'test: created with a pw_test_ key' }),
+    type: z.string(),
+    templateId: z.string().nullable(),
+    state: z.enum(JOB_STATES),
+    attempt: z.int(),
+    errorCode: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    contentRetained: z
+      .boolean()
+      .meta({ description: 'whether content is still stored; needed to reprint' }),
+    hasPreview: z
+      .boolean()
+      .meta({ description: 'true for sandbox jobs that have a preview image' }),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    dispatchedAt: isoDate.nullable(),
+    printedAt: isoDate.nullable(),
+    expiresAt: isoDate.nullable(),
+    events: z.array(jobEventSchema).optional().meta({
+      description: 'state history; present on single-job reads and job-returning actions',
+    }),
+  })
+  .meta({ id: 'Job', description: 'A print job.' });
+
+export const printerSchema = z
+  .object({
+    id: z.string(),
+    deviceId: z.string(),
+    agentPrinterId: z.string(),
+    name: z.string(),
+    alias: z.string().nullable(),
+    connection: z.string().meta({ description: 'tcp, serial, usb, system, or virtual (sandbox)' }),
+    kind: z.string().meta({ description: 'receipt, label or office' }),
+    paper: z.string().nullable(),
+    codepage: z.string().nullable(),
+    capabilities: z.array(z.string()),
+    isDefault: z.boolean(),
+    status: z.string().meta({ description: 'online, offline, paper_out, cover_open, error' }),
+    lastStatusAt: isoDate.nullable(),
+  })
+  .meta({ id: 'Printer', description: 'A printer attached to a device (or a sandbox printer).' });
+
+export const deviceSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    groupId: z.string().nullable(),
+    os: z.string(),
+    arch: z.string(),
+    agentVersion: z.string(),
+    status: z.enum(['online', 'offline']),
+    activated: z.boolean(),
+    lastSeenAt: isoDate.nullable(),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'Device', description: 'A computer running the agent (or the sandbox).' });
+
+export const templateSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: z.enum(['zpl', 'epl', 'receipt', 'html']),
+    content: z.string(),
+    paper: z.string().nullable(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Template', description: 'A stored template filled with data by template jobs.' });
+
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      retryable: z.boolean(),
+      details: z.unknown().optional(),
+    }),
+    requestId: z.string().nullable(),
+  })
+  .meta({ id: 'Error', description: 'Every error: the x-request-id header equals requestId.' });
+
+export const meSchema = z
+  .object({
+    organization: z.object({
+      id: z.string(),
+      name: z.string(),
+      plan: z.enum(PLANS),
+      retentionDays: z.int(),
+      createdAt: isoDate,
+    }),
+    key: z.object({
+      id: z.string(),
+      name: z.string(),
+      mode: z.enum(['live', 'test']),
+      prefix: z.string(),
+      scopes: z.array(z.enum(SCOPES)),
+    }),
+    plan: z.object({
+      name: z.enum(PLANS),
+      monthlyJobs: z.int().nullable().meta({ description: 'null: unlimited' }),
+      footer: z.boolean(),
+    }),
+    usage: z.object({
+      period: z.string().meta({ description: 'calendar month in UTC, 2026-11' }),
+      liveJobs: z.int(),
+      remaining: z.int().nullable(),
+    }),
+  })
+  .meta({ id: 'Me', description: 'The caller: organization, key, plan and this month’s usage.' });
+
+export function listSchema<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+}
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.record(z.string(), z.enum(['ok', 'failed'])).optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+const limitParam = z
+  .string()
+  .regex(/^\d{1,3}$/, { error: `must be a whole number ${1}-${DEFAULT_LIMITS.maxPageSize}` })
+  .transform(Number)
+  .pipe(
+    z
+      .int()
+      .min(1, { error: `must be 1-${DEFAULT_LIMITS.maxPageSize}` })
+      .max(DEFAULT_LIMITS.maxPageSize, { error: `must be 1-${DEFAULT_LIMITS.maxPageSize}` }),
+  )
+  .optional()
+  .meta({ description: `page size, 1-${DEFAULT_LIMITS.maxPageSize}, default 25` });
+
+const cursorParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .meta({ description: 'nextCursor of the previous page' });
+
+const dateParam = z
+  .string()
+  .refine(
+    (s) =>
+      /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) &&
+      !Number.isNaN(Date.parse(s)),
+    {
+      error: 'must be an ISO 8601 date or date-time',
+    },
+  )
+  .transform((s) => Date.parse(s));
+
+export const jobListQuerySchema = z.object({
+  cursor: cursorParam,
+  limit: limitParam,
+  from: dateParam.optional().meta({ description: 'created at or after (ISO 8601)' }),
+  to: dateParam.optional().meta({ description: 'created before (ISO 8601)' }),
+  printerId: z.string().min(1).max(100).optional(),
+  deviceId: z.string().min(1).max(100).optional(),
+  state: z.enum(JOB_STATES).optional(),
+});
+
+export const printerListQuerySchema = z.object({
+  cursor: cursorParam,
+  limit: limitParam,
+  status: z.string().min(1).max(40).optional(),
+  deviceId: z.string().min(1).max(100).optional(),
+});
+
+export const deviceListQuerySchema = z.object({
+  cursor: cursorParam,
+  limit: limitParam,
+  status: z.enum(['online', 'offline']).optional(),
+});
+
+export const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+export const jobOptionsSchema = z
+  .strictObject({
+    copies: z
+      .int()
+      .min(1)
+      .max(10)
+      .optional()
+      .meta({ description: 'prints the document 1-10 times' }),
+    cut: z.enum(['full', 'partial', 'none']).optional(),
+    openDrawer: z.boolean().optional(),
+    codepage: z.enum(CODEPAGES).optional(),
+    paper: z
+      .enum(['58mm', '80mm'])
+      .optional()
+      .meta({ description: 'the paper; default the printer’s or template’s' }),
+    expireAfter: z
+      .int()
+      .min(60)
+      .max(604_800)
+      .optional()
+      .meta({
+        description: 'seconds a queued job waits before it fails with EXPIRED; default 86400',
+      }),
+    maxAttempts: z.int().min(1).max(10).optional().meta({ description: 'default 3' }),
+  })
+  .meta({ id: 'JobOptions' });
+
+export const printerReferenceSchema = z
+  .union([
+    z.string().min(1).max(200).meta({ description: 'a printer id, alias or name' }),
+    z.strictObject({
+      id: z.string().min(1).max(100).optional(),
+      alias: z.string().min(1).max(200).optional(),
+      name: z.string().min(1).max(200).optional(),
+      deviceId: z.string().min(1).max(100).optional(),
+    }),
+  ])
+  .meta({
+    id: 'PrinterReference',
+    description: 'selects a printer by id, alias or name (optionally on one device)',
+  });
+
+export const metadataSchema = z
+  .record(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_\-.]+$/, { error: 'keys use letters, digits, _, - and .' })
+      .min(1)
+      .max(DEFAULT_LIMITS.maxMetadataKeyLength),
+    z.string().max(DEFAULT_LIMITS.maxMetadataValueLength, {
+      error: `must be at most ${DEFAULT_LIMITS.maxMetadataValueLength} characters`,
+    }),
+  )
+  .refine((m) => Object.keys(m).length <= DEFAULT_LIMITS.maxMetadataKeys, {
+    error: `at most ${DEFAULT_LIMITS.maxMetadataKeys} keys`,
+  })
+  .meta({
+    description: `string keys (1-${DEFAULT_LIMITS.maxMetadataKeyLength} of A-Z a-z 0-9 _ - .) and string values (at most ${DEFAULT_LIMITS.maxMetadataValueLength}); at most ${DEFAULT_LIMITS.maxMetadataKeys} pairs`,
+  });
+
+const jobRequestFields = {
+  idempotencyKey: z.string().min(1).max(DEFAULT_LIMITS.maxIdempotencyKeyLength).optional(),
+  printer: printerReferenceSchema.optional(),
+  printerId: z.string().min(1).max(100).optional(),
+  deviceId: z.string().min(1).max(100).optional(),
+  alias: z.string().min(1).max(200).optional(),
+  templateId: z.string().min(1).max(100).optional(),
+  type: z.enum(JOB_TYPES).optional(),
+  encoding: z.enum(JOB_ENCODINGS).optional(),
+  data: z.unknown(),
+  options: jobOptionsSchema.optional(),
+  metadata: metadataSchema.optional(),
+};
+
+/** Validates the shape; `data` is checked per type and encoding by services/job-request.ts. */
+export const jobRequestSchema = z.strictObject(jobRequestFields);
+
+/** The same request as documented, with `data`'s alternatives spelled out. */
+export const jobRequestDocSchema = z
+  .strictObject({
+    ...jobRequestFields,
+    data: z.union([z.string(), receiptDocumentSchema, z.record(z.string(), z.unknown())]).meta({
+      description:
+        'the content: a receipt document (receipt, json), base64 (escpos, raw, pdf, image, and any type with encoding base64), text (utf8), a URL (url); template variables when templateId is set',
+    }),
+  })
+  .meta({ id: 'JobRequest', description: 'The body of POST /v1/jobs.' });
+
+export type JobRequest = z.infer<typeof jobRequestSchema>;
+
+export const receiptPreviewRequestSchema = z
+  .strictObject({
+    document: z.unknown().meta({ description: 'a receipt document' }),
+    profile: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: 'printer profile id; default generic-80mm' }),
+    paper: z.enum(['58mm', '80mm']).optional(),
+    footer: z.boolean().optional().meta({ description: 'adds the free plan’s footer line' }),
+  })
+  .meta({ id: 'ReceiptPreviewRequest' });
+
+export const receiptPreviewSchema = z
+  .object({
+    image: z.string().meta({ description: 'data:image/png;base64,…' }),
+    width: z.int(),
+    height: z.int(),
+    warnings: z.array(z.string()),
+  })
+  .meta({ id: 'ReceiptPreview' });

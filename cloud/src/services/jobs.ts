@@ -1,0 +1,377 @@
+/**
+ * JobService: creating, reading, cancelling and reprinting jobs, and the small internal API the
+ * agent gateway uses (transition, listQueuedForDevice). Test-mode jobs are printed by the sandbox
+ * in the same durable write that creates them; every state change is published on the bus.
+ */
+import type { Logger } from 'pino';
+import { PrintwireError, type FieldIssue } from '@printwire/shared/errors/index';
+import type { CodepageName } from '@printwire/shared/codepage/index';
+import type { ReceiptDocument } from '@printwire/shared/receipt/index';
+import { renderReceiptDocument, renderTemplate } from '@printwire/shared/template/index';
+import { renderEscposToPng } from '@printwire/shared/escpos/index';
+import type { EventBus } from '../cache/types.js';
+import type { CloudConfig } from '../config.js';
+import { invalid } from '../http/errors.js';
+import { presentJob } from '../http/present.js';
+import type { Clock } from '../lib/clock.js';
+import { PREVIEW_TYPES, printVirtually } from '../sandbox/virtual-printer.js';
+import type { JobFilter } from '../storage/jobs.js';
+import type { Store } from '../storage/store.js';
+import type {
+  Job,
+  JobState,
+  Mode,
+  Organization,
+  Page,
+  PageQuery,
+  Printer,
+} from '../storage/types.js';
+import { validateJobRequest } from './job-request.js';
+import { PLAN_RULES } from './plans.js';
+import { resolveTarget, type Target } from './targets.js';
+
+export interface JobContext {
+  organization: Organization;
+  mode: Mode;
+}
+
+export interface JobServiceDeps {
+  store: Store;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  config: CloudConfig;
+}
+
+const DEFAULT_EXPIRE_AFTER_S = 86_400;
+const DEFAULT_MAX_ATTEMPTS = 3;
+
+interface Prepared {
+  type: string;
+  encoding: string;
+  content: Buffer;
+  document: ReceiptDocument | undefined;
+  templateId: string | null;
+  templatePaper: string | null;
+}
+
+export class JobService {
+  constructor(private readonly deps: JobServiceDeps) {}
+
+  /** POST /v1/jobs: 201 with created true, or the job an idempotency key names (created false). */
+  async create(
+    ctx: JobContext,
+    body: unknown,
+    idempotencyHeader?: string,
+  ): Promise<{ job: Job; created: boolean }> {
+    const { config } = this.deps;
+    const checked = validateJobRequest(body, { production: config.production });
+    const headerIssue = idempotencyProblem(
+      idempotencyHeader,
+      config.limits.maxIdempotencyKeyLength,
+    );
+    if (!checked.ok || headerIssue) {
+      throw invalid('INVALID_JOB', [
+        ...(checked.ok ? [] : checked.issues),
+        ...(headerIssue ? [headerIssue] : []),
+      ]);
+    }
+    const req = checked.value.request;
+    const [prepared, target] = await Promise.all([
+      checked.value.direct
+        ? Promise.resolve<Prepared>({
+            ...checked.value.direct,
+            document: checked.value.direct.document,
+            templateId: null,
+            templatePaper: null,
+          })
+        : this.renderFromTemplate(ctx, req.templateId!, req.data),
+      resolveTarget(this.deps.store, ctx.organization.id, ctx.mode, req),
+    ]);
+    if (!target.ok) throw invalid('INVALID_JOB', target.issues);
+    const o = req.options ?? {};
+    const options: Record<string, unknown> = {};
+    if (o.copies !== undefined) options.copies = o.copies;
+    if (o.cut !== undefined) options.cut = o.cut;
+    if (o.openDrawer !== undefined) options.openDrawer = o.openDrawer;
+    if (o.codepage !== undefined) options.codepage = o.codepage;
+    const paper = o.paper ?? prepared.templatePaper ?? undefined;
+    if (paper !== undefined) options.paper = paper;
+    return this.store(ctx, {
+      prepared,
+      target: target.target,
+      options,
+      metadata: req.metadata ?? {},
+      idempotencyKey: idempotencyHeader ?? req.idempotencyKey ?? null,
+      expireAfterS: o.expireAfter ?? DEFAULT_EXPIRE_AFTER_S,
+      maxAttempts: o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    });
+  }
+
+  private async renderFromTemplate(
+    ctx: JobContext,
+    templateId: string,
+    data: unknown,
+  ): Promise<Prepared> {
+    const template = await this.deps.store.templates.get(ctx.organization.id, templateId);
+    if (!template) {
+      throw invalid('INVALID_JOB', [
+        { path: 'templateId', message: `templateId: no template ${templateId}` },
+      ]);
+    }
+    const cacheKey = { id: template.id, version: template.version };
+    try {
+      if (template.type === 'receipt') {
+        const document = renderReceiptDocument(template.content, data, cacheKey);
+        return {
+          type: 'receipt',
+          encoding: 'json',
+          content: Buffer.from(JSON.stringify(document), 'utf8'),
+          document,
+          templateId: template.id,
+          templatePaper: template.paper,
+        };
+      }
+      const text = renderTemplate(template.content, data, template.type, cacheKey);
+      return {
+        type: template.type,
+        encoding: 'utf8',
+        content: Buffer.from(text, 'utf8'),
+        document: undefined,
+        templateId: template.id,
+        templatePaper: template.paper,
+      };
+    } catch (error) {
+      if (error instanceof PrintwireError) {
+        throw invalid('INVALID_JOB', [
+          {
+            path: 'data',
+            message: `data: template ${template.id} cannot render it: ${error.message}`,
+          },
+        ]);
+      }
+      throw error;
+    }
+  }
+
+  private async store(
+    ctx: JobContext,
+    input: {
+      prepared: Prepared;
+      target: Target;
+      options: Record<string, unknown>;
+      metadata: Record<string, string>;
+      idempotencyKey: string | null;
+      expireAfterS: number;
+      maxAttempts: number;
+    },
+  ): Promise<{ job: Job; created: boolean }> {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    const org = ctx.organization;
+    const rules = PLAN_RULES[org.plan] ?? PLAN_RULES.free;
+    const { prepared, target } = input;
+    const options = { ...input.options };
+    if (rules.footer && prepared.type === 'receipt') options.footer = true;
+
+    let output: Buffer | null = null;
+    let then: Array<{ state: JobState; errorCode?: string; errorMessage?: string }> | undefined;
+    if (ctx.mode === 'test') {
+      const print = printVirtually(
+        {
+          type: prepared.type,
+          encoding: prepared.encoding,
+          document: prepared.document,
+          content: prepared.content,
+          options: options as {
+            copies?: number;
+            cut?: 'full' | 'partial' | 'none';
+            openDrawer?: boolean;
+            codepage?: CodepageName;
+            footer?: boolean;
+          },
+        },
+        target.printer,
+        options.paper as string | undefined,
+      );
+      output = print.output && PREVIEW_TYPES.includes(prepared.type) ? print.output : null;
+      then = print.then;
+      options.paper = print.paper;
+    }
+
+    const result = await store.jobs.create(
+      {
+        organizationId: org.id,
+        mode: ctx.mode,
+        idempotencyKey: input.idempotencyKey,
+        deviceId: target.deviceId,
+        printerId: target.printerId,
+        source: 'cloud',
+        type: prepared.type,
+        encoding: prepared.encoding,
+        templateId: prepared.templateId,
+        maxAttempts: input.maxAttempts,
+        metadata: input.metadata,
+        options,
+        content: prepared.content,
+        output,
+        expiresAt: now + input.expireAfterS * 1000,
+        retentionDays: org.retentionDays,
+        monthlyQuota: rules.monthlyJobs,
+        ...(then ? { then } : {}),
+      },
+      now,
+    );
+    if (result.created) await this.publish(result.job, result.job.events ?? []);
+    return result;
+  }
+
+  async get(ctx: JobContext, id: string): Promise<Job> {
+    const job = await this.deps.store.jobs.get(ctx.organization.id, ctx.mode, id);
+    if (!job) throw new PrintwireError('JOB_NOT_FOUND', `no job ${id}`);
+    return job;
+  }
+
+  list(ctx: JobContext, filter: JobFilter, page: PageQuery): Promise<Page<Job>> {
+    return this.deps.store.jobs.list(ctx.organization.id, ctx.mode, filter, page);
+  }
+
+  /** queued → cancelled; a finished job is 409 JOB_ALREADY_FINISHED, one being sent 409 CONFLICT. */
+  async cancel(ctx: JobContext, id: string): Promise<Job> {
+    return this.transition(ctx.organization.id, id, 'cancelled', {}, ctx.mode);
+  }
+
+  /** A new job with the same content and target, metadata.reprintOf naming the original. */
+  async reprint(
+    ctx: JobContext,
+    id: string,
+    idempotencyHeader?: string,
+  ): Promise<{ job: Job; created: boolean }> {
+    const headerIssue = idempotencyProblem(
+      idempotencyHeader,
+      this.deps.config.limits.maxIdempotencyKeyLength,
+    );
+    if (headerIssue) throw invalid('VALIDATION_FAILED', [headerIssue]);
+    const original = await this.get(ctx, id);
+    const stored = await this.deps.store.jobs.getContent(ctx.organization.id, ctx.mode, id);
+    if (!stored) {
+      throw new PrintwireError(
+        'CONFLICT',
+        `job ${id}'s content is no longer retained, so it cannot be reprinted`,
+      );
+    }
+    const document =
+      original.type === 'receipt' && original.encoding === 'json'
+        ? (JSON.parse(stored.content.toString('utf8')) as ReceiptDocument)
+        : undefined;
+    const printer = original.printerId
+      ? await this.deps.store.inventory.getPrinter(ctx.organization.id, original.printerId, {
+          includeSandbox: ctx.mode === 'test',
+        })
+      : undefined;
+    const options = { ...original.options };
+    delete options.footer;
+    return this.store(ctx, {
+      prepared: {
+        type: original.type,
+        encoding: original.encoding,
+        content: stored.content,
+        document,
+        templateId: original.templateId,
+        templatePaper: null,
+      },
+      target: {
+        deviceId: original.deviceId,
+        printerId: original.printerId,
+        printer: printer as Printer | undefined,
+      },
+      options,
+      metadata: { ...original.metadata, reprintOf: original.id },
+      idempotencyKey: idempotencyHeader ?? null,
+      expireAfterS:
+        original.expiresAt !== null
+          ? Math.round((original.expiresAt - original.createdAt) / 1000)
+          : DEFAULT_EXPIRE_AFTER_S,
+      maxAttempts: original.maxAttempts,
+    });
+  }
+
+  /**
+   * Moves a job to another state and publishes the change: the gateway's entry point (mode
+   * omitted), also used by cancel (mode given, so a key only touches its own mode's jobs).
+   */
+  async transition(
+    organizationId: string,
+    jobId: string,
+    to: JobState,
+    info: { errorCode?: string | null; errorMessage?: string | null },
+    mode: Mode | null = null,
+  ): Promise<Job> {
+    const result = await this.deps.store.jobs.transition(
+      organizationId,
+      mode,
+      jobId,
+      to,
+      info,
+      this.deps.clock.now(),
+    );
+    await this.publish(result.job, [result.event]);
+    const job = await this.deps.store.jobs.get(organizationId, result.job.mode, jobId);
+    return job ?? result.job;
+  }
+
+  listQueuedForDevice(organizationId: string, deviceId: string): Promise<Job[]> {
+    return this.deps.store.jobs.listQueuedForDevice(organizationId, deviceId);
+  }
+
+  /**
+   * The PNG the virtual printer drew of a sandbox job, drawn on first request from the bytes the
+   * sandbox printed and kept with the content. JOB_NOT_FOUND for no job; NOT_FOUND for live
+   * jobs, types without a preview, and deleted content.
+   */
+  async preview(ctx: JobContext, id: string): Promise<Buffer> {
+    const job = await this.get(ctx, id);
+    const none = () => new PrintwireError('NOT_FOUND', `job ${id} has no preview`);
+    if (job.mode !== 'test' || !job.hasPreview) throw none();
+    const stored = await this.deps.store.jobs.getContent(ctx.organization.id, ctx.mode, id);
+    if (!stored?.output) throw none();
+    if (stored.preview) return stored.preview;
+    const paper = job.options.paper === '58mm' ? '58mm' : '80mm';
+    const png = await renderEscposToPng(stored.output, { paper });
+    await this.deps.store.jobs.savePreview(ctx.organization.id, id, png);
+    return png;
+  }
+
+  /** Publishes one bus event per state change, carrying the job as the API shows it. */
+  async publish(
+    job: Job,
+    events: ReadonlyArray<{ state: JobState; errorCode: string | null; at: number }>,
+  ): Promise<void> {
+    const resource = presentJob({ ...job, events: undefined });
+    delete resource.events;
+    for (const event of events) {
+      try {
+        await this.deps.bus.publish({
+          type: 'job.state_changed',
+          organizationId: job.organizationId,
+          mode: job.mode,
+          jobId: job.id,
+          state: event.state,
+          errorCode: event.errorCode,
+          at: new Date(event.at).toISOString(),
+          job: resource,
+        });
+      } catch (err) {
+        this.deps.logger.error({ err, jobId: job.id }, 'publishing a job event failed');
+      }
+    }
+  }
+}
+
+function idempotencyProblem(header: string | undefined, max: number): FieldIssue | undefined {
+  if (header === undefined) return undefined;
+  if (header.length === 0 || header.length > max) {
+    return { path: 'Idempotency-Key', message: `Idempotency-Key: must be 1-${max} characters` };
+  }
+  return undefined;
+}

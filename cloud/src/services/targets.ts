@@ -1,0 +1,95 @@
+/**
+ * Resolves a job's target (printerId, deviceId with alias, the printer reference, or the default
+ * printer) to a printer visible to the key's mode. Problems are returned as field issues.
+ */
+import type { FieldIssue } from '@printwire/shared/errors/index';
+import type { JobRequest } from '../http/schemas.js';
+import type { Store } from '../storage/store.js';
+import type { Mode, Printer } from '../storage/types.js';
+
+export interface Target {
+  deviceId: string | null;
+  printerId: string | null;
+  printer: Printer | undefined;
+}
+
+type Resolution = { ok: true; target: Target } | { ok: false; issues: FieldIssue[] };
+
+const fail = (path: string, rule: string): Resolution => ({
+  ok: false,
+  issues: [{ path, message: `${path}: ${rule}` }],
+});
+
+function one(printer: Printer): Resolution {
+  return { ok: true, target: { deviceId: printer.deviceId, printerId: printer.id, printer } };
+}
+
+export async function resolveTarget(
+  store: Store,
+  organizationId: string,
+  mode: Mode,
+  req: Pick<JobRequest, 'printer' | 'printerId' | 'deviceId' | 'alias'>,
+): Promise<Resolution> {
+  const v = { includeSandbox: mode === 'test' };
+  const find = (match: Parameters<Store['inventory']['findPrinters']>[2]) =>
+    store.inventory.findPrinters(organizationId, v, match);
+
+  if (req.printerId !== undefined) {
+    const [printer] = await find({ id: req.printerId });
+    if (!printer) return fail('printerId', `no printer ${req.printerId}`);
+    if (req.deviceId !== undefined && req.deviceId !== printer.deviceId) {
+      return fail('deviceId', `printer ${printer.id} is not on device ${req.deviceId}`);
+    }
+    return one(printer);
+  }
+
+  if (req.printer !== undefined) {
+    const ref = req.printer;
+    const deviceId = typeof ref === 'object' ? ref.deviceId : req.deviceId;
+    const scope = deviceId !== undefined ? { deviceId } : {};
+    let matches: Printer[];
+    if (typeof ref === 'string') {
+      matches = await find({ ...scope, id: ref });
+      if (matches.length === 0) matches = await find({ ...scope, alias: ref });
+      if (matches.length === 0) matches = await find({ ...scope, name: ref });
+    } else {
+      matches = await find({
+        ...scope,
+        ...(ref.id !== undefined ? { id: ref.id } : {}),
+        ...(ref.alias !== undefined ? { alias: ref.alias } : {}),
+        ...(ref.name !== undefined ? { name: ref.name } : {}),
+      });
+    }
+    if (matches.length === 0) return fail('printer', 'no printer matches this reference');
+    // Test keys see the sandbox and real printers; an alias both share means the sandbox's.
+    const preferred = mode === 'test' ? matches.filter((p) => p.sandbox) : matches;
+    const candidates = preferred.length > 0 ? preferred : matches;
+    if (candidates.length > 1) {
+      return fail('printer', `matches ${candidates.length} printers; give its id or a deviceId`);
+    }
+    return one(candidates[0]!);
+  }
+
+  if (req.deviceId !== undefined) {
+    const device = await store.inventory.getDevice(organizationId, req.deviceId, v);
+    if (!device) return fail('deviceId', `no device ${req.deviceId}`);
+    if (req.alias !== undefined) {
+      const [printer] = await find({ deviceId: device.id, alias: req.alias });
+      if (!printer)
+        return fail('alias', `device ${device.id} has no printer with alias ${req.alias}`);
+      return one(printer);
+    }
+    const [printer] = await find({ deviceId: device.id, isDefault: true });
+    // Without a default printer the agent prints on the device's own default.
+    return { ok: true, target: { deviceId: device.id, printerId: printer?.id ?? null, printer } };
+  }
+
+  const defaults = await find({ isDefault: true, sandbox: mode === 'test' });
+  if (defaults.length === 0) {
+    return fail(
+      'printer',
+      'the organization has no default printer: give printerId, deviceId or printer',
+    );
+  }
+  return one(defaults[0]!);
+}
