@@ -20,6 +20,7 @@ export interface CharacterTable {
  */
 export const ESC_T_TABLES: Readonly<Record<number, { name: string; encoding: string }>> = {
   0: { name: 'CP437', encoding: 'cp437' },
+  1: { name: 'Katakana', encoding: 'katakana' },
   2: { name: 'CP850', encoding: 'cp850' },
   3: { name: 'CP860', encoding: 'cp860' },
   4: { name: 'CP863', encoding: 'cp863' },
@@ -48,6 +49,18 @@ export const ESC_T_TABLES: Readonly<Record<number, { name: string; encoding: str
   51: { name: 'CP1257', encoding: 'cp1257' },
 };
 
+/**
+ * Epson's page 1 (Katakana): ASCII, block and box graphics at 0x80-0x9F (receiptline draws its
+ * rules with 0x95), half-width katakana at 0xA1-0xDF; 0xE0-0xFF are left blank here.
+ */
+function katakana(): string[] {
+  const chars: string[] = [];
+  for (let b = 0; b < 256; b++) chars.push(b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '');
+  [...'▁▂▃▄▅▆▇█▏▎▍▌▋▊▉┼┴┬┤├▔─│▕┌┐└┘╭╮╰╯'].forEach((ch, i) => (chars[0x80 + i] = ch));
+  for (let b = 0xa1; b <= 0xdf; b++) chars[b] = String.fromCharCode(0xff61 + b - 0xa1);
+  return chars;
+}
+
 /** The IBM code pages print 0x7F as the "house" symbol. */
 const IBM_PAGES = /^cp(437|8\d\d)$/;
 
@@ -58,6 +71,11 @@ export function characterTable(number: number): CharacterTable | undefined {
   const cached = cache.get(number);
   if (cached) return cached;
   const entry = ESC_T_TABLES[number];
+  if (entry?.encoding === 'katakana') {
+    const table = { number, name: entry.name, chars: katakana() };
+    cache.set(number, table);
+    return table;
+  }
   if (!entry || !iconv.encodingExists(entry.encoding)) return undefined;
   const all = Buffer.alloc(256);
   for (let i = 0; i < 256; i++) all[i] = i;

@@ -2,7 +2,7 @@
 import { printBarcode } from './barcode/draw.js';
 import type { Symbology } from './barcode/symbologies.js';
 import type { Handler } from './commands-esc.js';
-import { rasterImage } from './images.js';
+import { printStoredGraphics, rasterImage, storeGraphics } from './images.js';
 import { printQr } from './qr.js';
 import type { ByteReader } from './reader.js';
 import type { HriPosition, QrErrorLevel } from './state.js';
@@ -84,6 +84,15 @@ function qr(r: ByteReader, p: Parameters<Handler>[1], body: Uint8Array): void {
   }
 }
 
+/** GS ( L / GS 8 L: raster graphics are stored (function 112) and printed (50); others skipped. */
+function graphics(r: ByteReader, p: Parameters<Handler>[1], body: Uint8Array): void {
+  const fn = body[1];
+  if (fn === 112) return storeGraphics(r, p, body);
+  if (fn === 50 || fn === 2) return printStoredGraphics(r, p);
+  if (fn === 48 || fn === 49 || fn === 1) return; // density and capacity queries
+  r.warn(`graphics function ${fn} (${r.command}) is not drawn: skipped`);
+}
+
 export const GS_HANDLERS: Record<number, Handler> = {
   // GS ! n: character size, width (high nibble) and height (low nibble) multipliers 1-8
   0x21: (r, p) => {
@@ -100,11 +109,8 @@ export const GS_HANDLERS: Record<number, Handler> = {
     if (!head) return;
     const [fn, pL, pH] = head as unknown as [number, number, number];
     const body = r.data(pL + pH * 256);
-    if (fn !== 0x6b) {
-      const what = fn === 0x4c ? 'graphics (GS ( L)' : `GS ( ${String.fromCharCode(fn)}`;
-      r.warn(`${what} not drawn: skipped`);
-      return;
-    }
+    if (fn === 0x4c) return graphics(r, p, body);
+    if (fn !== 0x6b) return r.warn(`GS ( ${String.fromCharCode(fn)} is not drawn: skipped`);
     if (body[0] !== 49) {
       r.warn(`2D symbol ${body[0]} (GS ( k; PDF417, MaxiCode…) is not drawn: only QR codes are`);
       return;
@@ -209,12 +215,12 @@ export const GS_HANDLERS: Record<number, Handler> = {
     rasterImage(r, p);
   },
   // GS 8 L p1 p2 p3 p4 d…: graphics with a 32-bit length
-  0x38: (r) => {
+  0x38: (r, p) => {
     const head = r.take(5);
     if (!head) return;
     if (head[0] !== 0x4c) return r.warn('GS 8 is unknown: skipped');
-    r.data(head[1]! + head[2]! * 0x100 + head[3]! * 0x10000 + head[4]! * 0x1000000);
-    r.warn('graphics (GS 8 L) not drawn: skipped');
+    const body = r.data(head[1]! + head[2]! * 0x100 + head[3]! * 0x10000 + head[4]! * 0x1000000);
+    graphics(r, p, body);
   },
   // GS z 0 t1 t2, GS g 0/2 m nL nH: skipped by their length
   0x7a: (r) => void r.take(3),

@@ -14,6 +14,7 @@ describe('virtual printer: character tables (ESC t)', () => {
     [19, 0xd5, '€', 'CP858'],
     [40, 0xa4, '€', 'ISO-8859-15'],
     [45, 0x8a, 'Š', 'CP1250'],
+    [1, 0x95, '─', 'Katakana'],
   ];
   for (const [n, byte, char, name] of cases) {
     test(`ESC t ${n} prints byte 0x${byte.toString(16)} as ${char} (${name})`, () => {
@@ -63,11 +64,20 @@ describe('virtual printer: cuts, drawer and status', () => {
   });
 
   test('GS V 65 and 66 feed n dots, then cut full or partial', () => {
-    const page = print(esc('a', LF, GS, 0x56, 65, 40, GS, 0x56, 66, 0));
+    const page = print(esc('a', LF, GS, 0x56, 65, 40, GS, 0x56, 66, 10));
     assert.deepEqual(page.cuts, [
       { y: 70 + CUT_BAND / 2, mode: 'full' },
-      { y: 70 + CUT_BAND + CUT_BAND / 2, mode: 'partial' },
+      { y: 70 + CUT_BAND + 10 + CUT_BAND / 2, mode: 'partial' },
     ]);
+  });
+
+  test('a second cut with no feed in between cuts the same place: recorded, not marked again', () => {
+    const page = print(esc('a', LF, GS, 0x56, 66, 0, GS, 0x56, 66, 0));
+    assert.deepEqual(
+      page.cuts.map((c) => c.y),
+      [30 + CUT_BAND / 2, 30 + CUT_BAND / 2],
+    );
+    assert.equal(page.height, 30 + CUT_BAND);
   });
 
   test('ESC p records a drawer pulse on pin 2 or 5 with its times', () => {

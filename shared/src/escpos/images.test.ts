@@ -77,3 +77,37 @@ describe('virtual printer: bit images (ESC *)', () => {
     assert.match(page.warnings.join('\n'), /ESC \* mode 5/);
   });
 });
+
+/** GS ( L function 112 body: monochrome, scale bx by, colour 1, w x h dots, then the rows. */
+function storeGraphic(bx: number, by: number, w: number, h: number, rows: number[]): number[] {
+  const body = [48, 112, 48, bx, by, 49, w & 0xff, w >> 8, h & 0xff, h >> 8, ...rows];
+  return [GS, 0x28, 0x4c, body.length & 0xff, body.length >> 8, ...body];
+}
+const PRINT_GRAPHIC = [GS, 0x28, 0x4c, 2, 0, 48, 50];
+
+describe('virtual printer: graphics (GS ( L, GS 8 L)', () => {
+  test('function 112 stores a raster graphic and function 50 prints it', () => {
+    const page = print(esc(storeGraphic(1, 1, 8, 2, [0xf0, 0x0f]), PRINT_GRAPHIC));
+    assert.equal(page.height, 2);
+    assert.equal(inkIn(page, 0, 0, 4, 1), 4);
+    assert.equal(inkIn(page, 4, 1, 4, 1), 4);
+    assert.equal(inkIn(page, 4, 0, 4, 1) + inkIn(page, 0, 1, 4, 1), 0);
+  });
+
+  test('double width and height (bx = by = 2) and ESC a centering apply', () => {
+    const page = print(esc(ESC, 0x61, 1, storeGraphic(2, 2, 8, 1, [0xff]), PRINT_GRAPHIC));
+    assert.deepEqual(inkBox(page), { x: (576 - 16) / 2, y: 0, w: 16, h: 2 });
+  });
+
+  test('GS 8 L takes a 32-bit length', () => {
+    const body = [48, 112, 48, 1, 1, 49, 8, 0, 1, 0, 0x81];
+    const page = print(esc(GS, 0x38, 0x4c, body.length, 0, 0, 0, body, PRINT_GRAPHIC));
+    assert.equal(inkIn(page, 0, 0, 8, 1), 2);
+  });
+
+  test('printing with nothing stored prints nothing and warns', () => {
+    const page = print(esc(PRINT_GRAPHIC));
+    assert.equal(page.graphics.length, 0);
+    assert.match(page.warnings.join('\n'), /no stored graphics/);
+  });
+});

@@ -71,3 +71,45 @@ export function rasterImage(r: ByteReader, printer: Printer): void {
   }
   printer.printRaster(drawWidth, height, bits);
 }
+
+/**
+ * GS ( L / GS 8 L function 112: stores a raster graphic in the print buffer (body: m fn a bx by
+ * c xL xH yL yH d…; a = 48 monochrome, bx/by = 1 or 2 for double size, c = 49 or 50 the colour
+ * plane, each OR-ed into the one black of a thermal printer).
+ */
+export function storeGraphics(r: ByteReader, printer: Printer, body: Uint8Array): void {
+  if (body.length < 10) return r.warn(`${r.command} graphics data too short: skipped`);
+  const [, , a, bx, by] = body as unknown as [number, number, number, number, number];
+  if (a !== 48) r.warn(`${r.command} multi-tone graphics are drawn as monochrome`);
+  const scaleX = bx === 2 ? 2 : 1;
+  const scaleY = by === 2 ? 2 : 1;
+  const w = body[6]! + body[7]! * 256;
+  const h = body[8]! + body[9]! * 256;
+  const data = body.subarray(10);
+  const stride = Math.ceil(w / 8);
+  const rows = stride === 0 ? 0 : Math.min(h, Math.floor(data.length / stride));
+  if (rows < h) r.warn(`${r.command} graphics hold ${rows} of ${h} rows`);
+  const width = Math.min(w * scaleX, printer.paperWidth);
+  const height = rows * scaleY;
+  const previous = printer.storedGraphic;
+  const same = previous && previous.width === width && previous.height === height;
+  const bits = same ? previous.bits : new Uint8Array(width * height);
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < width; x++) {
+      const sx = Math.floor(x / scaleX);
+      if (((data[y * stride + (sx >> 3)]! << (sx & 7)) & 0x80) === 0) continue;
+      for (let sy = 0; sy < scaleY; sy++) bits[(y * scaleY + sy) * width + x] = 1;
+    }
+  }
+  printer.storedGraphic = { width, height, bits };
+}
+
+/** GS ( L function 50: prints the stored graphic like a raster image, then forgets it. */
+export function printStoredGraphics(r: ByteReader, printer: Printer): void {
+  const graphic = printer.storedGraphic;
+  if (!graphic) return r.warn(`${r.command} print with no stored graphics: nothing printed`);
+  printer.storedGraphic = undefined;
+  if (graphic.width > 0 && graphic.height > 0) {
+    printer.printRaster(graphic.width, graphic.height, graphic.bits);
+  }
+}

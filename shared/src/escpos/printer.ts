@@ -48,6 +48,8 @@ export class Printer {
   readonly cuts: CutMark[] = [];
   readonly drawerPulses: DrawerPulse[] = [];
   readonly statusRequests: StatusRequest[] = [];
+  /** Graphics stored by GS ( L / GS 8 L function 112, printed by function 50. */
+  storedGraphic: { width: number; height: number; bits: Uint8Array } | undefined;
   private line: LineItem[] = [];
   private cursorX = 0;
   private lineIndex = 0;
@@ -66,6 +68,7 @@ export class Printer {
     this.state = initialState(this.paperWidth);
     this.line = [];
     this.cursorX = 0;
+    this.storedGraphic = undefined;
   }
 
   get atLineStart(): boolean {
@@ -298,6 +301,12 @@ export class Printer {
   /** A cut: recorded and marked with a dashed line in a band of CUT_BAND dots. */
   cut(mode: 'full' | 'partial'): void {
     if (!this.atLineStart) this.printLine();
+    const last = this.cuts.at(-1);
+    if (last && last.y + CUT_BAND / 2 === this.y) {
+      // No paper moved since the last cut: the cutter cuts the same place again.
+      this.cuts.push({ y: last.y, mode });
+      return;
+    }
     if (this.stopped || !this.reserve(this.y + CUT_BAND)) return;
     const y = this.y + CUT_BAND / 2;
     drawCutMark(this.canvas, y, mode);
