@@ -1,0 +1,410 @@
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from '@printwire/shared/errors/index';
+import type {
+  AgentMessageOf,
+  DispatchedJob,
+  DispatchedJobOptions,
+} from '@printwire/shared/protocol/index';
+import { systemClock, type Clock } from '../core/clock.js';
+import { MIGRATIONS } from './schema.js';
+
+export type QueuedJobState = 'queued' | 'printing' | 'printed' | 'failed' | 'cancelled';
+
+/** A job as the agent's queue holds it. Times are epoch milliseconds. */
+export interface QueuedJob {
+  id: string;
+  agentPrinterId: string;
+  type: DispatchedJob['type'];
+  encoding: DispatchedJob['encoding'];
+  content: DispatchedJob['content'];
+  options: DispatchedJobOptions;
+  attempt: number;
+  maxAttempts: number;
+  state: QueuedJobState;
+  nextAttemptAt: number;
+  expiresAt: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: string;
+  receivedAt: number;
+}
+
+/** A message that must reach the cloud: kept until the cloud acknowledges its id. */
+export type ResultMessage = AgentMessageOf<'job.result'>;
+export type CancelMessage = AgentMessageOf<'job.cancelled'>;
+export type OutboxMessage = ResultMessage | CancelMessage;
+
+export type AcceptOutcome =
+  /** New: stored durably; acknowledge it. */
+  | 'stored'
+  /** Already queued or printing here; acknowledge again. */
+  | 'duplicate'
+  /** Already finished here (or printed once): acknowledge, and the result is sent again. */
+  | 'finished';
+
+export type CancelOutcome = AgentMessageOf<'job.cancelled'>['reason'];
+
+export interface QueueSummary {
+  queued: number;
+  printing: number;
+  printed: number;
+  failed: number;
+  cancelled: number;
+  /** Results and cancel answers not yet acknowledged by the cloud. */
+  unconfirmed: number;
+}
+
+interface JobRow {
+  id: string;
+  agent_printer_id: string;
+  type: string;
+  encoding: string;
+  content: string;
+  options: string;
+  attempt: number;
+  max_attempts: number;
+  state: QueuedJobState;
+  next_attempt_at: number;
+  expires_at: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  received_at: number;
+}
+
+function toJob(row: JobRow): QueuedJob {
+  return {
+    id: row.id,
+    agentPrinterId: row.agent_printer_id,
+    type: row.type as QueuedJob['type'],
+    encoding: row.encoding as QueuedJob['encoding'],
+    content: JSON.parse(row.content) as QueuedJob['content'],
+    options: JSON.parse(row.options) as DispatchedJobOptions,
+    attempt: row.attempt,
+    maxAttempts: row.max_attempts,
+    state: row.state,
+    nextAttemptAt: row.next_attempt_at,
+    expiresAt: row.expires_at,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    createdAt: row.created_at,
+    receivedAt: row.received_at,
+  };
+}
+
+/**
+ * The agent's durable job queue in SQLite (WAL, synchronous FULL: a job is on disk before it is
+ * acknowledged). It also remembers every job id it printed, so that a job delivered again, even
+ * after a restart, is never printed twice, and an outbox of results the cloud has not yet
+ * confirmed. The only place with SQL in the agent.
+ */
+export class JobQueue {
+  readonly #db: Database.Database;
+  readonly #clock: Clock;
+
+  constructor(path: string, options: { clock?: Clock } = {}) {
+    this.#clock = options.clock ?? systemClock;
+    this.#db = new Database(path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = FULL');
+    this.#db.pragma('busy_timeout = 5000');
+    const version = this.#db.pragma('user_version', { simple: true }) as number;
+    this.#db.transaction(() => {
+      for (let v = version; v < MIGRATIONS.length; v++) this.#db.exec(MIGRATIONS[v]!);
+      this.#db.pragma(`user_version = ${MIGRATIONS.length}`);
+    })();
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+
+  #iso(): string {
+    return new Date(this.#clock.now()).toISOString();
+  }
+
+  #row(id: string): JobRow | undefined {
+    return this.#db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+  }
+
+  get(id: string): QueuedJob | null {
+    const row = this.#row(id);
+    return row ? toJob(row) : null;
+  }
+
+  isPrinted(id: string): boolean {
+    return this.#db.prepare('SELECT 1 FROM printed_jobs WHERE job_id = ?').get(id) !== undefined;
+  }
+
+  /** Stores a dispatched job (committed when this returns) unless it is known already. */
+  accept(job: DispatchedJob): AcceptOutcome {
+    return this.#db.transaction((): AcceptOutcome => {
+      const existing = this.#row(job.id);
+      if (existing) {
+        return existing.state === 'queued' || existing.state === 'printing'
+          ? 'duplicate'
+          : 'finished';
+      }
+      if (this.isPrinted(job.id)) return 'finished';
+      const now = this.#clock.now();
+      this.#db
+        .prepare(
+          `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
+             max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          job.id,
+          job.agentPrinterId,
+          job.type,
+          job.encoding,
+          JSON.stringify(job.content),
+          JSON.stringify(job.options),
+          job.attempt,
+          job.maxAttempts,
+          now,
+          job.expiresAt === null ? null : Date.parse(job.expiresAt),
+          job.createdAt,
+          now,
+          now,
+        );
+      return 'stored';
+    })();
+  }
+
+  /** The oldest job of the printer that is due now, or null. */
+  nextDue(agentPrinterId: string): QueuedJob | null {
+    const row = this.#db
+      .prepare(
+        `SELECT * FROM jobs WHERE agent_printer_id = ? AND state = 'queued' AND next_attempt_at <= ?
+         ORDER BY next_attempt_at, received_at, rowid LIMIT 1`,
+      )
+      .get(agentPrinterId, this.#clock.now()) as JobRow | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  /** When the printer's next queued job falls due (epoch ms), or null when none is queued. */
+  nextDueAt(agentPrinterId: string): number | null {
+    const row = this.#db
+      .prepare(
+        `SELECT MIN(next_attempt_at) AS at FROM jobs WHERE agent_printer_id = ? AND state = 'queued'`,
+      )
+      .get(agentPrinterId) as { at: number | null };
+    return row.at;
+  }
+
+  /** Printers that have queued jobs (including printers this agent no longer has). */
+  printersWithQueuedJobs(): string[] {
+    const rows = this.#db
+      .prepare(`SELECT DISTINCT agent_printer_id AS p FROM jobs WHERE state = 'queued'`)
+      .all() as Array<{ p: string }>;
+    return rows.map((r) => r.p);
+  }
+
+  /**
+   * Marks the job as being printed, before its first byte goes out. False when it is no longer
+   * queued (cancelled in the meantime): then nothing may be written.
+   */
+  markPrinting(id: string): boolean {
+    const result = this.#db
+      .prepare(
+        `UPDATE jobs SET state = 'printing', updated_at = ? WHERE id = ? AND state = 'queued'`,
+      )
+      .run(this.#clock.now(), id);
+    return result.changes === 1;
+  }
+
+  #finish(
+    id: string,
+    state: 'printed' | 'failed',
+    error: { code: ErrorCode; message: string; retryable: boolean } | null,
+  ): ResultMessage {
+    const row = this.#row(id);
+    if (!row) throw new Error(`no job ${id} in the queue`);
+    const now = this.#clock.now();
+    this.#db
+      .prepare(
+        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(state, error?.code ?? null, error?.message ?? null, now, id);
+    if (state === 'printed') {
+      this.#db
+        .prepare('INSERT OR IGNORE INTO printed_jobs (job_id, printed_at) VALUES (?, ?)')
+        .run(id, now);
+    }
+    const message: ResultMessage = {
+      type: 'job.result',
+      id: randomUUID(),
+      jobId: id,
+      attempt: row.attempt,
+      outcome: state,
+      ...(error
+        ? { errorCode: error.code, errorMessage: error.message, retryable: error.retryable }
+        : {}),
+      at: this.#iso(),
+    };
+    this.#addOutbox(message);
+    return message;
+  }
+
+  #addOutbox(message: OutboxMessage): void {
+    this.#db.prepare('DELETE FROM outbox WHERE job_id = ?').run(message.jobId);
+    this.#db
+      .prepare('INSERT INTO outbox (id, job_id, message, created_at) VALUES (?, ?, ?, ?)')
+      .run(message.id, message.jobId, JSON.stringify(message), this.#clock.now());
+  }
+
+  /** The printer accepted the whole job: printed, remembered, and its result queued for the cloud. */
+  markPrinted(id: string): ResultMessage {
+    return this.#db.transaction(() => this.#finish(id, 'printed', null))();
+  }
+
+  /** The job failed for good; its result is queued for the cloud. */
+  markFailed(
+    id: string,
+    error: { code: ErrorCode; message: string; retryable: boolean },
+  ): ResultMessage {
+    return this.#db.transaction(() => this.#finish(id, 'failed', error))();
+  }
+
+  /** Puts the job back in the queue for another attempt at `nextAttemptAt`. */
+  scheduleRetry(
+    id: string,
+    attempt: number,
+    nextAttemptAt: number,
+    error: { code: string; message: string },
+  ): void {
+    this.#db
+      .prepare(
+        `UPDATE jobs SET state = 'queued', attempt = ?, next_attempt_at = ?, error_code = ?,
+           error_message = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'printing')`,
+      )
+      .run(attempt, nextAttemptAt, error.code, error.message, this.#clock.now(), id);
+  }
+
+  /**
+   * Cancels a job that has not started. The answer for the cloud goes to the outbox; a job that
+   * started or finished is left alone.
+   */
+  cancel(id: string): CancelMessage {
+    return this.#db.transaction(() => {
+      const row = this.#row(id);
+      let reason: CancelOutcome;
+      if (!row) reason = this.isPrinted(id) ? 'finished' : 'unknown_job';
+      else if (row.state === 'queued') reason = 'not_started';
+      else if (row.state === 'printing') reason = 'started';
+      else reason = 'finished';
+      if (reason === 'not_started') {
+        this.#db
+          .prepare(`UPDATE jobs SET state = 'cancelled', updated_at = ? WHERE id = ?`)
+          .run(this.#clock.now(), id);
+      }
+      const message: CancelMessage = {
+        type: 'job.cancelled',
+        id: randomUUID(),
+        jobId: id,
+        cancelled: reason === 'not_started' || row?.state === 'cancelled',
+        reason,
+        at: this.#iso(),
+      };
+      // The answer to a cancel never replaces a pending result of the same job.
+      this.#db
+        .prepare('INSERT INTO outbox (id, job_id, message, created_at) VALUES (?, ?, ?, ?)')
+        .run(message.id, null, JSON.stringify(message), this.#clock.now());
+      return message;
+    })();
+  }
+
+  /**
+   * After a crash: a job found `printing` may be on paper already, so it is not printed again;
+   * it fails with INTERRUPTED (not retryable). Returns the results queued for the cloud.
+   */
+  recoverInterrupted(): ResultMessage[] {
+    const rows = this.#db.prepare(`SELECT id FROM jobs WHERE state = 'printing'`).all() as Array<{
+      id: string;
+    }>;
+    return rows.map((r) =>
+      this.markFailed(r.id, {
+        code: 'INTERRUPTED',
+        message: 'the agent stopped while this job was being sent; it is not printed again',
+        retryable: false,
+      }),
+    );
+  }
+
+  /** The result to send again for a job that is finished here. */
+  resultFor(id: string): ResultMessage | null {
+    const pending = this.#db.prepare('SELECT message FROM outbox WHERE job_id = ?').get(id) as
+      { message: string } | undefined;
+    if (pending) return JSON.parse(pending.message) as ResultMessage;
+    const row = this.#row(id);
+    const printed = this.isPrinted(id);
+    if (!printed && (!row || row.state !== 'failed')) return null;
+    const message: ResultMessage = {
+      type: 'job.result',
+      id: randomUUID(),
+      jobId: id,
+      attempt: row?.attempt ?? 1,
+      outcome: printed ? 'printed' : 'failed',
+      ...(!printed && row?.error_code
+        ? {
+            errorCode: row.error_code as ErrorCode,
+            errorMessage: row.error_message ?? '',
+            retryable: false,
+          }
+        : {}),
+      at: this.#iso(),
+    };
+    this.#db.transaction(() => this.#addOutbox(message))();
+    return message;
+  }
+
+  /** Messages the cloud has not acknowledged yet, oldest first. */
+  outbox(): OutboxMessage[] {
+    const rows = this.#db
+      .prepare('SELECT message FROM outbox ORDER BY created_at, rowid')
+      .all() as Array<{ message: string }>;
+    return rows.map((r) => JSON.parse(r.message) as OutboxMessage);
+  }
+
+  /** The cloud acknowledged the message with this id. */
+  confirm(messageId: string): void {
+    this.#db.prepare('DELETE FROM outbox WHERE id = ?').run(messageId);
+  }
+
+  summary(): QueueSummary {
+    const rows = this.#db
+      .prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state')
+      .all() as Array<{ state: QueuedJobState; n: number }>;
+    const out: QueueSummary = {
+      queued: 0,
+      printing: 0,
+      printed: 0,
+      failed: 0,
+      cancelled: 0,
+      unconfirmed: 0,
+    };
+    for (const r of rows) out[r.state] = r.n;
+    out.unconfirmed = (
+      this.#db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }
+    ).n;
+    return out;
+  }
+
+  /**
+   * Deletes finished jobs older than `jobAgeMs` (their content) and printed ids older than
+   * `printedIdAgeMs`. The printed ids must outlive any redelivery: the cloud's longest job
+   * lifetime is 7 days, so the default keeps them 30 days.
+   */
+  prune(jobAgeMs = 7 * 86_400_000, printedIdAgeMs = 30 * 86_400_000): void {
+    const now = this.#clock.now();
+    this.#db
+      .prepare(
+        `DELETE FROM jobs WHERE state IN ('printed', 'failed', 'cancelled') AND updated_at < ?
+         AND id NOT IN (SELECT job_id FROM outbox WHERE job_id IS NOT NULL)`,
+      )
+      .run(now - jobAgeMs);
+    this.#db.prepare('DELETE FROM printed_jobs WHERE printed_at < ?').run(now - printedIdAgeMs);
+  }
+}
