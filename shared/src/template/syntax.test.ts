@@ -96,6 +96,17 @@ describe('the syntax table', () => {
   });
 });
 
+describe('where the mustache spec and mustache.js differ, we follow the spec', () => {
+  test('a dotted name resolves against the first part found and does not fall back further', () => {
+    const data = { a: { b: {} }, b: { c: 'ERROR' } };
+    assert.equal(html('[{{#a}}{{b.c}}{{/a}}]', data), '[]');
+  });
+
+  test('a line with two section tags is not standalone and keeps its whitespace', () => {
+    assert.equal(html('a\n {{#t}}{{#t}}\nb{{/t}}{{/t}}', { t: true }), 'a\n \nb');
+  });
+});
+
 describe('behaviour shared with mustache.js', () => {
   // Data without characters mustache.js and we escape differently (it also escapes / and =).
   const data = {
