@@ -30,6 +30,7 @@ export interface Harness {
     method: string,
     path: string,
     options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+    // Response bodies are whatever JSON the API answered; tests read them loosely.
   ): Promise<{ status: number; headers: Headers; body: any; raw: Buffer }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   close(): Promise<void>;
 }

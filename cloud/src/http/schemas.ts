@@ -240,14 +240,9 @@ export const jobOptionsSchema = z
       .enum(['58mm', '80mm'])
       .optional()
       .meta({ description: 'the paper; default the printer’s or template’s' }),
-    expireAfter: z
-      .int()
-      .min(60)
-      .max(604_800)
-      .optional()
-      .meta({
-        description: 'seconds a queued job waits before it fails with EXPIRED; default 86400',
-      }),
+    expireAfter: z.int().min(60).max(604_800).optional().meta({
+      description: 'seconds a queued job waits before it fails with EXPIRED; default 86400',
+    }),
     maxAttempts: z.int().min(1).max(10).optional().meta({ description: 'default 3' }),
   })
   .meta({ id: 'JobOptions' });
