@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  compileTemplate,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_MAX_TEMPLATE_BYTES,
@@ -50,6 +51,14 @@ describe('limits', () => {
       name: 'TemplateError',
       message: 'the rendered output exceeds the limit of 99 bytes (maxOutputBytes)',
     });
+  });
+
+  test('a render can lower or raise the output limit set at compile time', () => {
+    const compiled = compileTemplate('{{v}}', 'html', { maxOutputBytes: 4 });
+    assert.equal(compiled.render({ v: 'abcd' }), 'abcd');
+    assert.throws(() => compiled.render({ v: 'abcde' }), /limit of 4 bytes/);
+    assert.equal(compiled.render({ v: 'abcde' }, { maxOutputBytes: 5 }), 'abcde');
+    assert.throws(() => compiled.render({ v: 'abc' }, { maxOutputBytes: 2 }), /limit of 2 bytes/);
   });
 
   test('a runaway list stops as soon as the output passes the limit and names the section', () => {

@@ -121,6 +121,15 @@ describe('receipt templates', () => {
     );
   });
 
+  test('a value right after a backslash in a JSON string is refused', () => {
+    assert.throws(
+      () => compileTemplate(receipt('{"type": "text", "value": "\\{{v}}"}'), 'receipt'),
+      {
+        message: 'line 1, column 58: a value cannot follow a backslash in a JSON string',
+      },
+    );
+  });
+
   test('a section must not start inside a JSON string and end outside it', () => {
     assert.throws(() => compileTemplate('{"a": "{{#x}}x"{{/x}}}', 'receipt'), {
       message: `line 1, column 8: section "x" must start and end on the same side of a JSON string's quotes`,
