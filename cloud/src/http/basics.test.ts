@@ -89,12 +89,13 @@ describe('API keys and scopes', () => {
   after(() => h.close());
 
   test('a missing, malformed or unknown key is 401 UNAUTHORIZED', async () => {
-    for (const headers of [
+    const cases: Array<Record<string, string>> = [
       {},
       { authorization: 'Basic dXNlcjpwYXNz' },
       { authorization: 'Bearer not-a-key' },
       { authorization: `Bearer pw_live_${'A'.repeat(32)}` },
-    ]) {
+    ];
+    for (const headers of cases) {
       const res = await h.call('GET', '/v1/jobs', { headers });
       assert.equal(res.status, 401, JSON.stringify(headers));
       assert.equal(res.body.error.code, 'UNAUTHORIZED');
