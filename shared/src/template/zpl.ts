@@ -47,7 +47,29 @@ export function sameZplState(a: ZplState, b: ZplState): boolean {
 
 /** Advances the scanner over literal template text. */
 export function scanZpl(state: ZplState, text: string): void {
-  for (let i = 0; i < text.length; i++) step(state, text.charAt(i));
+  // Between commands only the next caret or tilde matters: jump to it. The positions found are
+  // kept until passed, so text without one of the two is not searched again and again.
+  let nextCaret = -2;
+  let nextTilde = -2;
+  let caret = '';
+  let tilde = '';
+  for (let i = 0; i < text.length; i++) {
+    if (state.mode === 'params' || state.mode === 'data') {
+      if (caret !== state.caret || tilde !== state.tilde) {
+        [caret, tilde, nextCaret, nextTilde] = [state.caret, state.tilde, -2, -2];
+      }
+      if (nextCaret !== -1 && nextCaret < i) nextCaret = text.indexOf(caret, i);
+      if (nextTilde !== -1 && nextTilde < i) nextTilde = text.indexOf(tilde, i);
+      if (nextCaret === -1 && nextTilde === -1) return;
+      i =
+        nextCaret === -1
+          ? nextTilde
+          : nextTilde === -1
+            ? nextCaret
+            : Math.min(nextCaret, nextTilde);
+    }
+    step(state, text.charAt(i));
+  }
 }
 
 function step(s: ZplState, ch: string): void {
