@@ -5,7 +5,7 @@
  * the same ESC/POS bytes give the same PNG on every machine.
  *
  *   apt-get install xfonts-terminus pcf2bdf
- *   node --import tsx shared/scripts/build-fonts.ts
+ *   node --import tsx shared/scripts/build-fonts.ts [output directory, default shared/fonts]
  *
  * Font A is Terminus bold 12x24 (a thermal printer's font A has two-dot strokes); font B is
  * Terminus bold 8x16 placed in a 9x17 cell, one blank row on top, box-drawing and block elements
@@ -15,9 +15,9 @@
  * u32 in ascending order, then each glyph's rows, MSB first, ceil(width / 8) bytes per row.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { characterTable, ESC_T_TABLES } from '../src/escpos/charsets.js';
 
@@ -169,7 +169,8 @@ function build(font: BdfFont, cellW: number, cellH: number, top: number, codes: 
   return Buffer.concat([header, points, bitmaps]);
 }
 
-const out = (name: string) => fileURLToPath(new URL(`../fonts/${name}`, import.meta.url));
+const outDir = process.argv[2] ?? fileURLToPath(new URL('../fonts', import.meta.url));
+const out = (name: string) => join(outDir, name);
 const fontA = loadBdf(`${TERMINUS_DIR}/ter-u24b_unicode.pcf.gz`);
 const fontB = loadBdf(`${TERMINUS_DIR}/ter-u16b_unicode.pcf.gz`);
 // Both fonts get the same glyph set: the characters both sources have.

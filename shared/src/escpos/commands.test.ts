@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CUT_BAND } from './printer.js';
-import { ESC, GS, LF, esc, inkIn, print } from './test-helpers.js';
+import { ESC, GS, LF, esc, inkIn, print, qrStore } from './test-helpers.js';
 
 describe('virtual printer: character tables (ESC t)', () => {
   const cases: Array<[number, number, string, string]> = [
@@ -149,5 +149,68 @@ describe('virtual printer: unknown commands and limits', () => {
     const page = print(esc(feeds));
     assert.ok(page.height <= 20000);
     assert.match(page.warnings.join('\n'), /maximum height of 20000 dots/);
+  });
+});
+
+describe('virtual printer: symbol settings at their edges', () => {
+  const code128 = (settings: number[]) =>
+    print(esc(settings, GS, 0x6b, 73, 5, '{Babc')).graphics[0]!;
+  // start, a, b, c, check: 5 symbols of 11 modules, and the 13-module stop
+  const MODULES = 5 * 11 + 13;
+
+  test('GS w takes module widths 1 to 6; 0 and 7 are ignored (the default is 3)', () => {
+    assert.equal(code128([GS, 0x77, 1]).width, MODULES);
+    assert.equal(code128([GS, 0x77, 6]).width, MODULES * 6);
+    assert.equal(code128([GS, 0x77, 0]).width, MODULES * 3);
+    assert.equal(code128([GS, 0x77, 7]).width, MODULES * 3);
+  });
+
+  test('GS h takes heights 1 to 255; 0 is ignored (the default is 162)', () => {
+    assert.equal(code128([GS, 0x68, 1]).height, 1);
+    assert.equal(code128([GS, 0x68, 255]).height, 255);
+    assert.equal(code128([GS, 0x68, 0]).height, 162);
+  });
+
+  test('GS H puts the human-readable text below, above, both or nowhere', () => {
+    const fontA = 24 + 4;
+    assert.equal(code128([GS, 0x68, 50, GS, 0x48, 0]).height, 50);
+    assert.equal(code128([GS, 0x68, 50, GS, 0x48, 1]).height, 50 + fontA);
+    assert.equal(code128([GS, 0x68, 50, GS, 0x48, 50]).height, 50 + fontA);
+    assert.equal(code128([GS, 0x68, 50, GS, 0x48, 51]).height, 50 + 2 * fontA);
+    assert.equal(code128([GS, 0x68, 50, GS, 0x48, 2, GS, 0x66, 1]).height, 50 + 17 + 4);
+  });
+
+  test('a barcode wider than the print area is not printed, as a printer refuses it', () => {
+    const page = print(esc(GS, 0x77, 6, GS, 0x6b, 73, 22, '{B', 'x'.repeat(20)), { paper: '58mm' });
+    assert.equal(page.graphics.length, 0);
+    assert.match(page.warnings.join('\n'), /does not fit the print area/);
+  });
+
+  const qr = (size: number) =>
+    print(
+      esc([GS, 0x28, 0x6b, 3, 0, 49, 67, size], qrStore('hello'), [
+        GS,
+        0x28,
+        0x6b,
+        3,
+        0,
+        49,
+        81,
+        48,
+      ]),
+    );
+
+  test('QR module sizes 1 to 16 are taken; 0 and 17 are ignored (the default is 3)', () => {
+    // "hello" at level L is a version 1 symbol: 21 modules
+    assert.equal(qr(1).graphics[0]!.width, 21);
+    assert.equal(qr(16).graphics[0]!.width, 21 * 16);
+    assert.equal(qr(0).graphics[0]!.width, 21 * 3);
+    assert.equal(qr(17).graphics[0]!.width, 21 * 3);
+  });
+
+  test('printing a QR code with nothing stored prints nothing and warns', () => {
+    const page = print(esc(GS, 0x28, 0x6b, 3, 0, 49, 81, 48));
+    assert.equal(page.graphics.length, 0);
+    assert.match(page.warnings.join('\n'), /no stored data/);
   });
 });

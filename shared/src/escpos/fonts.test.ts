@@ -1,5 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import { characterTable } from './charsets.js';
 import { getFont, parseFont } from './fonts.js';
@@ -59,4 +64,27 @@ describe('virtual printer fonts', () => {
   test('a file that is not a font is refused', () => {
     assert.throws(() => parseFont('A', new Uint8Array(16)), /not a PWF1 file/);
   });
+});
+
+const TERMINUS = '/usr/share/fonts/X11/misc/ter-u24b_unicode.pcf.gz';
+const canRebuild = existsSync(TERMINUS) && !spawnSync('pcf2bdf', ['-h']).error;
+
+describe('virtual printer fonts are reproducible', () => {
+  test(
+    'rebuilding them from Terminus gives the committed files byte for byte',
+    { skip: canRebuild ? false : 'needs Debian xfonts-terminus and pcf2bdf to rebuild the fonts' },
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'printwire-fonts-'));
+      try {
+        const script = fileURLToPath(new URL('../../scripts/build-fonts.ts', import.meta.url));
+        execFileSync(process.execPath, ['--import', 'tsx', script, dir], { stdio: 'pipe' });
+        for (const name of ['font-a.bin', 'font-b.bin']) {
+          const committed = readFileSync(new URL(`../../fonts/${name}`, import.meta.url));
+          assert.ok(readFileSync(join(dir, name)).equals(committed), name);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -34,13 +34,13 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
  * Encodes one-byte-per-dot pixels (1 = black) as a 1-bit grayscale PNG, black on white.
- * `level` is the zlib compression level (default 6).
+ * `level` is the zlib compression level (default 4: measured the best trade of time for size on receipts).
  */
 export function encodePng1Bit(
   pixels: Uint8Array,
   width: number,
   height: number,
-  level = 6,
+  level = 4,
 ): Buffer {
   const stride = Math.ceil(width / 8);
   const raw = Buffer.alloc((stride + 1) * height);
