@@ -1,0 +1,259 @@
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DispatchedJob } from '@printwire/shared/protocol/index';
+import { FakePrinter } from '../../../test/fake-printer.js';
+import { parsePrinterUri } from '../config/printer-uri.js';
+import { JobQueue } from '../queue/job-queue.js';
+import { TransportRegistry } from '../transports/registry.js';
+import { createTcpTransport } from '../transports/tcp/tcp-transport.js';
+import { silentLogger } from '../logs/logger.js';
+import { FakeClock } from './clock.js';
+import {
+  PrinterWorker,
+  retryDelayMs,
+  type RunnerEvents,
+  type RunnerOptions,
+} from './printer-worker.js';
+
+type Recorded =
+  | { kind: 'status'; status: string }
+  | { kind: 'progress'; stage: string; attempt: number; errorCode?: string; nextAttemptAt?: string }
+  | { kind: 'result'; outcome: string; errorCode?: string; retryable?: boolean; attempt: number };
+
+function makeJob(id: string, extra: Partial<DispatchedJob> = {}): DispatchedJob {
+  return {
+    id,
+    attempt: 1,
+    maxAttempts: 3,
+    agentPrinterId: 'prn_1',
+    type: 'text',
+    encoding: 'utf8',
+    content: `job ${id}`,
+    options: { cut: 'none' },
+    expiresAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+describe('printer worker', () => {
+  let printer: FakePrinter;
+  let clock: FakeClock;
+  let queue: JobQueue;
+  let log: Recorded[];
+  let bus: EventEmitter;
+  let worker: PrinterWorker;
+
+  const events: RunnerEvents = {
+    onStatus: (_id, r) => {
+      log.push({ kind: 'status', status: r.status });
+      bus.emit('status', r.status);
+    },
+    onProgress: (m) => {
+      log.push({
+        kind: 'progress',
+        stage: m.stage,
+        attempt: m.attempt,
+        ...(m.errorCode ? { errorCode: m.errorCode } : {}),
+        ...(m.nextAttemptAt ? { nextAttemptAt: m.nextAttemptAt } : {}),
+      });
+      bus.emit('progress', m);
+    },
+    onResult: (m) => {
+      log.push({
+        kind: 'result',
+        outcome: m.outcome,
+        attempt: m.attempt,
+        ...(m.errorCode ? { errorCode: m.errorCode, retryable: m.retryable } : {}),
+      });
+      bus.emit('result', m);
+    },
+  };
+
+  function startWorker(uriQuery = '', options: RunnerOptions = { pollIntervalMs: 0 }) {
+    const spec = parsePrinterUri(printer.uri(uriQuery));
+    const registry = new TransportRegistry().register('tcp', createTcpTransport);
+    worker = new PrinterWorker(
+      { agentPrinterId: 'prn_1', spec },
+      {
+        queue,
+        registry,
+        clock,
+        events,
+        logger: silentLogger(),
+        target: () => ({
+          language: spec.language,
+          paper: '80mm',
+          codepage: null,
+          cut: null,
+          profileId: null,
+        }),
+      },
+      { retryBaseMs: 2000, retryMaxMs: 60_000, ...options, transport: { statusTimeoutMs: 200 } },
+    );
+    worker.start();
+  }
+
+  beforeEach(async () => {
+    printer = await FakePrinter.start();
+    clock = new FakeClock();
+    queue = new JobQueue(join(mkdtempSync(join(tmpdir(), 'pw-worker-')), 'q.db'), { clock });
+    log = [];
+    bus = new EventEmitter();
+  });
+
+  afterEach(async () => {
+    await worker.stop();
+    queue.close();
+    await printer.stop();
+  });
+
+  test('a queued job is printed and reported printed with all its bytes', async () => {
+    startWorker();
+    queue.accept(makeJob('job_1'));
+    const done = once(bus, 'result');
+    worker.wake();
+    await done;
+    assert.deepEqual(log, [
+      { kind: 'status', status: 'online' },
+      { kind: 'progress', stage: 'printing', attempt: 1 },
+      { kind: 'result', outcome: 'printed', attempt: 1 },
+    ]);
+    assert.ok(printer.bytes().includes('job job_1'));
+    assert.equal(queue.isPrinted('job_1'), true);
+    assert.equal(printer.statusRequests, 8, 'status read before and after the job');
+  });
+
+  test('paper out sends the job back with backoff until maxAttempts, then fails PAPER_OUT', async () => {
+    printer.paperOut = true;
+    startWorker();
+    queue.accept(makeJob('job_1'));
+    worker.wake();
+    await worker.idle();
+    assert.equal(printer.byteCount, 0, 'nothing is written to a printer without paper');
+    assert.equal(clock.nextAt(), clock.now() + 2000);
+    clock.advance(1999);
+    assert.equal(printer.connections, 1, 'no attempt before the backoff ends');
+    clock.advance(1);
+    await worker.idle();
+    assert.equal(clock.nextAt(), clock.now() + 4000, 'the backoff doubles');
+    const result = once(bus, 'result');
+    clock.advance(4000);
+    await result;
+    assert.deepEqual(
+      log.filter((e) => e.kind !== 'status'),
+      [
+        {
+          kind: 'progress',
+          stage: 'retry_scheduled',
+          attempt: 2,
+          errorCode: 'PAPER_OUT',
+          nextAttemptAt: '2026-01-01T00:00:02.000Z',
+        },
+        {
+          kind: 'progress',
+          stage: 'retry_scheduled',
+          attempt: 3,
+          errorCode: 'PAPER_OUT',
+          nextAttemptAt: '2026-01-01T00:00:06.000Z',
+        },
+        { kind: 'result', outcome: 'failed', attempt: 3, errorCode: 'PAPER_OUT', retryable: true },
+      ],
+    );
+    assert.deepEqual(
+      log.filter((e) => e.kind === 'status'),
+      [{ kind: 'status', status: 'paper_out' }],
+    );
+    assert.equal(printer.byteCount, 0);
+  });
+
+  test('a refused connection is retried and prints once the printer is back', async () => {
+    await printer.refuseConnections();
+    startWorker();
+    queue.accept(makeJob('job_1'));
+    const retry = once(bus, 'progress');
+    worker.wake();
+    const [progress] = (await retry) as [{ errorCode: string }];
+    assert.equal(progress.errorCode, 'CONNECTION_REFUSED');
+    await printer.acceptConnections();
+    await worker.idle();
+    const result = once(bus, 'result');
+    clock.advance(2000);
+    await result;
+    assert.deepEqual(log.at(-1), { kind: 'result', outcome: 'printed', attempt: 2 });
+    assert.deepEqual(
+      log.filter((e) => e.kind === 'status').map((e) => 'status' in e && e.status),
+      ['offline', 'online'],
+    );
+  });
+
+  test('a printer dropping the connection mid-job gives CONNECTION_LOST and a retry', async () => {
+    printer.dropAfter(3);
+    startWorker();
+    queue.accept(makeJob('job_1', { content: 'x'.repeat(100_000) }));
+    worker.wake();
+    await worker.idle();
+    assert.deepEqual(log.slice(1), [
+      { kind: 'progress', stage: 'printing', attempt: 1 },
+      { kind: 'status', status: 'offline' },
+      {
+        kind: 'progress',
+        stage: 'retry_scheduled',
+        attempt: 2,
+        errorCode: 'CONNECTION_LOST',
+        nextAttemptAt: '2026-01-01T00:00:02.000Z',
+      },
+    ]);
+    assert.equal(queue.get('job_1')?.state, 'queued');
+  });
+
+  test('a job the printer cannot print fails at once, not retried', async () => {
+    startWorker();
+    queue.accept(makeJob('job_1', { type: 'zpl' }));
+    const result = once(bus, 'result');
+    worker.wake();
+    await result;
+    assert.deepEqual(log.at(-1), {
+      kind: 'result',
+      outcome: 'failed',
+      attempt: 1,
+      errorCode: 'UNSUPPORTED_JOB',
+      retryable: false,
+    });
+    assert.equal(printer.connections, 0);
+  });
+
+  test('a job past its expiry fails with EXPIRED without reaching the printer', async () => {
+    startWorker();
+    queue.accept(makeJob('job_1', { expiresAt: new Date(clock.now() - 1).toISOString() }));
+    const result = once(bus, 'result');
+    worker.wake();
+    await result;
+    assert.equal(log.at(-1)?.kind === 'result' && log.at(-1)?.['errorCode' as never], 'EXPIRED');
+    assert.equal(printer.connections, 0);
+  });
+
+  test('an idle printer is polled, so paper out is seen without a job', async () => {
+    startWorker('', { pollIntervalMs: 5000 });
+    await worker.idle();
+    assert.deepEqual(log, [{ kind: 'status', status: 'online' }]);
+    assert.equal(printer.connections, 1);
+    printer.paperOut = true;
+    const changed = once(bus, 'status');
+    clock.advance(5000);
+    const [status] = await changed;
+    assert.equal(status, 'paper_out');
+    assert.equal(printer.connections, 2);
+  });
+
+  test('the retry delay doubles from the base and stops at the cap', () => {
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((a) => retryDelayMs(a, 2000, 60_000)),
+      [2000, 4000, 8000, 16000, 32000, 60000, 60000],
+    );
+  });
+});

@@ -1,0 +1,294 @@
+import { PrintwireError, type ErrorCode } from '@printwire/shared/errors/index';
+import type { AgentMessageOf, PrinterStatus } from '@printwire/shared/protocol/index';
+import type { ConfiguredPrinter } from '../config/config-store.js';
+import type { JobQueue, QueuedJob, ResultMessage } from '../queue/job-queue.js';
+import { renderJob, type RenderTarget } from '../render/render-job.js';
+import type { TransportRegistry } from '../transports/registry.js';
+import type { PrinterStatusReport, Transport, TransportOptions } from '../transports/transport.js';
+import type { Clock, TimerHandle } from './clock.js';
+import type { AgentLogger } from '../logs/logger.js';
+
+/** Options of the job runner; defaults in `RUNNER_DEFAULTS`. */
+export interface RunnerOptions {
+  /** Status poll of an idle printer, in ms (0: no idle polls). */
+  pollIntervalMs?: number;
+  /** Delay before the second attempt; doubles for each further attempt. */
+  retryBaseMs?: number;
+  /** Longest delay between attempts. */
+  retryMaxMs?: number;
+  transport?: TransportOptions;
+}
+
+export const RUNNER_DEFAULTS = {
+  pollIntervalMs: 5000,
+  retryBaseMs: 2000,
+  retryMaxMs: 60_000,
+} as const;
+
+/** Delay before attempt `attempt + 1`: base × 2^(attempt-1), capped. */
+export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** What the runner tells the rest of the agent (the cloud link, the logs). */
+export interface RunnerEvents {
+  /** The printer's status changed (also when it first becomes known). */
+  onStatus(agentPrinterId: string, report: { status: PrinterStatus; detail: string | null }): void;
+  onProgress(message: AgentMessageOf<'job.progress'>): void;
+  /** A job ended; the result is already in the queue's outbox. */
+  onResult(message: ResultMessage): void;
+}
+
+export interface WorkerDeps {
+  queue: JobQueue;
+  registry: TransportRegistry;
+  clock: Clock;
+  events: RunnerEvents;
+  logger: AgentLogger;
+  /** The printer's render target (its defaults can change while the agent runs). */
+  target: () => RenderTarget;
+  render?: typeof renderJob;
+}
+
+const STATUS_ERRORS: Record<Exclude<PrinterStatusReport['status'], 'online'>, ErrorCode> = {
+  paper_out: 'PAPER_OUT',
+  cover_open: 'COVER_OPEN',
+  error: 'PRINTER_ERROR',
+  offline: 'PRINTER_OFFLINE',
+};
+
+function asPrintwireError(error: unknown, fallback: ErrorCode): PrintwireError {
+  if (error instanceof PrintwireError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new PrintwireError(fallback, message, { cause: error });
+}
+
+/**
+ * Prints the jobs of one printer, one at a time, oldest first, and polls the printer's status
+ * while idle. One worker per printer serializes everything that talks to it.
+ */
+export class PrinterWorker {
+  readonly agentPrinterId: string;
+  readonly #printer: ConfiguredPrinter;
+  readonly #deps: WorkerDeps;
+  readonly #options: Required<Omit<RunnerOptions, 'transport'>> & { transport: TransportOptions };
+  #status: PrinterStatus = 'unknown';
+  #detail: string | null = null;
+  #nextPollAt = 0;
+  #timer: TimerHandle | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #stopped = true;
+
+  constructor(printer: ConfiguredPrinter, deps: WorkerDeps, options: RunnerOptions = {}) {
+    this.agentPrinterId = printer.agentPrinterId;
+    this.#printer = printer;
+    this.#deps = deps;
+    this.#options = {
+      pollIntervalMs: options.pollIntervalMs ?? RUNNER_DEFAULTS.pollIntervalMs,
+      retryBaseMs: options.retryBaseMs ?? RUNNER_DEFAULTS.retryBaseMs,
+      retryMaxMs: options.retryMaxMs ?? RUNNER_DEFAULTS.retryMaxMs,
+      transport: { ...options.transport, language: printer.spec.language },
+    };
+  }
+
+  get status(): { status: PrinterStatus; detail: string | null } {
+    return { status: this.#status, detail: this.#detail };
+  }
+
+  start(): void {
+    this.#stopped = false;
+    if (this.#options.pollIntervalMs === 0) this.#nextPollAt = Infinity;
+    this.wake();
+  }
+
+  /** Looks at the queue now (a job arrived). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    if (this.#timer) this.#deps.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#running = this.#loop()
+      .catch((error: unknown) => this.#deps.logger.error({ err: error }, 'printer worker failed'))
+      .finally(() => {
+        this.#running = null;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else this.#schedule();
+      });
+  }
+
+  /** Resolves when the worker has nothing to do right now (its next wake-up is scheduled). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  /** Stops after the job in progress, if any. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) this.#deps.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#running;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    const { clock, queue } = this.#deps;
+    const at = Math.min(queue.nextDueAt(this.agentPrinterId) ?? Infinity, this.#nextPollAt);
+    if (at === Infinity) return;
+    this.#timer = clock.setTimeout(
+      () => {
+        this.#timer = null;
+        this.wake();
+      },
+      Math.max(0, at - clock.now()),
+    );
+  }
+
+  async #loop(): Promise<void> {
+    for (;;) {
+      if (this.#stopped) return;
+      const job = this.#deps.queue.nextDue(this.agentPrinterId);
+      if (job) await this.#print(job);
+      else if (this.#deps.clock.now() >= this.#nextPollAt) await this.#poll();
+      else return;
+    }
+  }
+
+  #setStatus(status: PrinterStatus, detail: string | null): void {
+    this.#nextPollAt =
+      this.#options.pollIntervalMs === 0
+        ? Infinity
+        : this.#deps.clock.now() + this.#options.pollIntervalMs;
+    if (status === this.#status && detail === this.#detail) return;
+    this.#status = status;
+    this.#detail = detail;
+    this.#deps.events.onStatus(this.agentPrinterId, { status, detail });
+  }
+
+  #statusFromError(error: PrintwireError): void {
+    if (
+      ['CONNECTION_REFUSED', 'PRINTER_OFFLINE', 'CONNECTION_LOST', 'TIMEOUT'].includes(error.code)
+    ) {
+      this.#setStatus('offline', error.message);
+    }
+  }
+
+  /** Reads the status; throws the matching job error when the printer is not ready. */
+  async #checkStatus(transport: Transport): Promise<void> {
+    const report = await transport.readStatus();
+    // A printer that does not answer status but took the connection counts as online.
+    const status = report ?? { status: 'online' as const, detail: null };
+    this.#setStatus(status.status, status.detail);
+    if (status.status !== 'online') {
+      throw new PrintwireError(
+        STATUS_ERRORS[status.status],
+        `printer reports ${status.detail ?? status.status}`,
+      );
+    }
+  }
+
+  async #open(): Promise<Transport> {
+    const transport = this.#deps.registry.create(
+      this.#printer.spec.target,
+      this.#options.transport,
+    );
+    await transport.open();
+    return transport;
+  }
+
+  async #poll(): Promise<void> {
+    let transport: Transport | null = null;
+    try {
+      transport = await this.#open();
+      await this.#checkStatus(transport);
+    } catch (error) {
+      const e = asPrintwireError(error, 'PRINTER_ERROR');
+      if (e.code === 'UNSUPPORTED_JOB') this.#setStatus('unknown', e.message);
+      else this.#statusFromError(e);
+    } finally {
+      await transport?.close();
+      this.#nextPollAt = Math.max(
+        this.#nextPollAt,
+        this.#deps.clock.now() + this.#options.pollIntervalMs,
+      );
+    }
+  }
+
+  async #print(job: QueuedJob): Promise<void> {
+    const { queue, clock, logger } = this.#deps;
+    const log = logger.child({ jobId: job.id, attempt: job.attempt, printer: this.agentPrinterId });
+    if (job.expiresAt !== null && job.expiresAt <= clock.now()) {
+      return this.#fail(
+        job,
+        new PrintwireError('EXPIRED', 'the job expired before it could print'),
+      );
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = (this.#deps.render ?? renderJob)(job, this.#deps.target());
+    } catch (error) {
+      return this.#fail(job, asPrintwireError(error, 'RENDER_FAILED'));
+    }
+    let transport: Transport | null = null;
+    try {
+      transport = await this.#open();
+      await this.#checkStatus(transport);
+      // Durable before the first byte: after a crash this job is never sent again.
+      if (!queue.markPrinting(job.id)) {
+        log.info('cancelled before it started');
+        return;
+      }
+      this.#deps.events.onProgress({
+        type: 'job.progress',
+        jobId: job.id,
+        attempt: job.attempt,
+        stage: 'printing',
+      });
+      log.info({ bytes: bytes.length }, 'printing');
+      await transport.write(bytes);
+      await this.#checkStatus(transport);
+      await transport.close();
+      transport = null;
+      this.#deps.events.onResult(queue.markPrinted(job.id));
+      log.info('printed');
+    } catch (error) {
+      await transport?.close();
+      const e = asPrintwireError(error, 'PRINTER_ERROR');
+      this.#statusFromError(e);
+      log.warn({ code: e.code, err: e.message }, 'attempt failed');
+      this.#fail(job, e);
+    }
+  }
+
+  /** Retryable errors go back to the queue with a backoff until maxAttempts; others end the job. */
+  #fail(job: QueuedJob, error: PrintwireError): void {
+    const { queue, clock, events } = this.#deps;
+    if (error.retryable && job.attempt < job.maxAttempts) {
+      const delay = retryDelayMs(job.attempt, this.#options.retryBaseMs, this.#options.retryMaxMs);
+      const nextAttemptAt = clock.now() + delay;
+      queue.scheduleRetry(job.id, job.attempt + 1, nextAttemptAt, error);
+      events.onProgress({
+        type: 'job.progress',
+        jobId: job.id,
+        attempt: job.attempt + 1,
+        stage: 'retry_scheduled',
+        errorCode: error.code,
+        errorMessage: error.message.slice(0, 4096),
+        nextAttemptAt: new Date(nextAttemptAt).toISOString(),
+      });
+      return;
+    }
+    events.onResult(
+      queue.markFailed(job.id, {
+        code: error.code,
+        message: error.message.slice(0, 4096),
+        retryable: error.retryable,
+      }),
+    );
+  }
+}
