@@ -63,7 +63,7 @@ export const ESC_HANDLERS: Record<number, Handler> = {
     const head = r.take(3);
     if (!head) return;
     const [y, c1, c2] = head as unknown as [number, number, number];
-    for (let c = c1; c <= c2 && r.remaining > 0; c++) {
+    for (let c = c1; c <= c2; c++) {
       const x = r.byte();
       if (x === undefined) return;
       r.data(x * y);
@@ -191,5 +191,5 @@ export const ESC_HANDLERS: Record<number, Handler> = {
 };
 
 function statusByte(r: ByteReader, p: Printer, command: string): void {
-  if (r.byte() !== undefined) p.statusRequests.push({ command, offset: r.start });
+  if (r.byte() !== undefined) p.statusRequests.push({ command, offset: r.offset });
 }

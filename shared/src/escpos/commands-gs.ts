@@ -77,7 +77,7 @@ function qr(r: ByteReader, p: Parameters<Handler>[1], body: Uint8Array): void {
       printQr(p, r.warnings);
       return;
     case 82: // transmit size information: answered by a printer
-      p.statusRequests.push({ command: 'GS ( k QR size', offset: r.start });
+      p.statusRequests.push({ command: 'GS ( k QR size', offset: r.offset });
       return;
     default:
       r.warn(`GS ( k QR function ${fn} is not supported: skipped`);
@@ -137,10 +137,10 @@ export const GS_HANDLERS: Record<number, Handler> = {
   },
   // GS I n, GS r n: printer ID and status, answered by a printer
   0x49: (r, p) => {
-    if (r.byte() !== undefined) p.statusRequests.push({ command: 'GS I', offset: r.start });
+    if (r.byte() !== undefined) p.statusRequests.push({ command: 'GS I', offset: r.offset });
   },
   0x72: (r, p) => {
-    if (r.byte() !== undefined) p.statusRequests.push({ command: 'GS r', offset: r.start });
+    if (r.byte() !== undefined) p.statusRequests.push({ command: 'GS r', offset: r.offset });
   },
   // GS L nL nH: left margin; GS W nL nH: print area width (both only at the start of a line)
   0x4c: (r, p) => {

@@ -25,7 +25,7 @@ export const FS_HANDLERS: Record<number, Handler> = {
 };
 
 function request(r: ByteReader, p: Parameters<Handler>[1], name: string, extra: number): void {
-  if (r.take(extra) !== undefined) p.statusRequests.push({ command: name, offset: r.start });
+  if (r.take(extra) !== undefined) p.statusRequests.push({ command: name, offset: r.offset });
 }
 
 export const DLE_HANDLERS: Record<number, Handler> = {

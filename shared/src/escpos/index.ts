@@ -2,7 +2,7 @@
  * The virtual printer: ESC/POS bytes in, the printed page out (as a bitmap with what was printed
  * where, or as a PNG). Names are prefixed where the receipt engine has a similar one.
  */
-export { interpretEscpos } from './interpreter.js';
+export { EscposInterpreter, interpretEscpos } from './interpreter.js';
 export { renderEscposPreview, renderEscposToPng, type EscposPreview } from './render.js';
 export { ESC_T_TABLES } from './charsets.js';
 export { CUT_BAND } from './printer.js';

@@ -1,13 +1,15 @@
 /**
- * The ESC/POS interpreter: one pass over the bytes, each step reading one command (a printable
- * byte, a control byte, or a prefixed command with its parameters) and applying it to the printer.
- * Every step consumes at least one byte, so any input ends; nothing here does I/O.
+ * The ESC/POS interpreter: a state machine over the byte stream. Each step reads one command (a
+ * printable byte, a control byte, or a prefixed command with its parameters) and applies it to the
+ * printer; a command split across chunks waits for the rest. Every step consumes at least one
+ * byte, so any input ends; nothing here does I/O.
  */
 import { ESC_HANDLERS, ESC_NOT_RENDERED, ESC_SILENT, type Handler } from './commands-esc.js';
 import { GS_HANDLERS, GS_NOT_RENDERED, GS_SILENT } from './commands-gs.js';
 import { DLE_HANDLERS, FS_HANDLERS, FS_LENGTHS, isDleCommand } from './commands-other.js';
+import { PrintwireError } from '../errors/index.js';
 import { Printer } from './printer.js';
-import { ByteReader, commandName, hex } from './reader.js';
+import { ByteReader, NEED_MORE, commandName, hex } from './reader.js';
 import {
   DEFAULT_MAX_HEIGHT,
   DEFAULT_MAX_WARNINGS,
@@ -37,6 +39,7 @@ const SETS: Record<number, CommandSet> = {
 /** Runs one prefixed command; the reader is positioned after the prefix. */
 function prefixed(r: ByteReader, p: Printer, prefix: number): void {
   const code = r.bytes[r.pos];
+  if (code === undefined && !r.final) throw NEED_MORE;
   if (code === undefined) {
     r.warn(`${commandName(prefix, 0).split(' ')[0]} at the end of the data without a command`);
     return;
@@ -83,6 +86,7 @@ function step(r: ByteReader, p: Printer): void {
     case FS:
       return prefixed(r, p, byte);
     case DLE:
+      if (r.pos === r.bytes.length && !r.final) throw NEED_MORE;
       if (isDleCommand(r.bytes[r.pos])) {
         const code = r.bytes[r.pos++]!;
         r.command = commandName(DLE, code);
@@ -95,28 +99,87 @@ function step(r: ByteReader, p: Printer): void {
 }
 
 /**
+ * An interpreter fed in chunks: `write` as bytes arrive, `end` for the printed page. A command
+ * split between chunks is completed by the next one; at `end`, whatever is cut off is reported.
+ */
+export class EscposInterpreter {
+  private readonly warnings: WarningLog;
+  private readonly printer: Printer;
+  private pending: Uint8Array = new Uint8Array(0);
+  /** Offset in the stream of pending[0]. */
+  private consumed = 0;
+  private ended = false;
+
+  constructor(readonly options: InterpretOptions) {
+    const width = PAPER_DOTS[options.paper];
+    if (width === undefined) {
+      throw new PrintwireError(
+        'VALIDATION_FAILED',
+        `paper must be 58mm or 80mm, not ${options.paper}`,
+      );
+    }
+    this.warnings = new WarningLog(options.maxWarnings ?? DEFAULT_MAX_WARNINGS);
+    this.printer = new Printer(width, options.maxHeight ?? DEFAULT_MAX_HEIGHT, this.warnings);
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.ended) throw new Error('write after end');
+    if (this.pending.length === 0) this.run(chunk, false);
+    else {
+      const bytes = new Uint8Array(this.pending.length + chunk.length);
+      bytes.set(this.pending);
+      bytes.set(chunk, this.pending.length);
+      this.run(bytes, false);
+    }
+  }
+
+  end(): PrintedPage {
+    if (!this.ended) {
+      this.ended = true;
+      this.run(this.pending, true);
+      this.printer.finish();
+    }
+    const printer = this.printer;
+    const height = Math.max(1, printer.y);
+    return {
+      width: printer.paperWidth,
+      height,
+      pixels: printer.canvas.rows(height),
+      textRuns: printer.textRuns,
+      graphics: printer.graphics,
+      cuts: printer.cuts,
+      drawerPulses: printer.drawerPulses,
+      statusRequests: printer.statusRequests,
+      warnings: this.warnings.list(),
+    };
+  }
+
+  private run(bytes: Uint8Array, final: boolean): void {
+    const reader = new ByteReader(bytes, this.warnings, this.consumed, final);
+    while (reader.pos < bytes.length && !this.printer.stopped) {
+      const start = reader.pos;
+      try {
+        step(reader, this.printer);
+      } catch (e) {
+        if (e !== NEED_MORE) throw e;
+        reader.pos = start; // the command is read again when more bytes come
+        break;
+      }
+    }
+    if (this.printer.stopped) reader.pos = bytes.length;
+    this.consumed += reader.pos;
+    // A copy: the caller may reuse its chunk's memory.
+    this.pending = reader.pos === bytes.length ? new Uint8Array(0) : bytes.slice(reader.pos);
+  }
+}
+
+/**
  * Interprets ESC/POS bytes the way a thermal receipt printer prints them and returns the page:
  * a 1-bit bitmap 384 (58 mm) or 576 (80 mm) dots wide, and what was printed where.
  * Never throws on malformed input: unknown commands are skipped and reported in `warnings`.
  */
 export function interpretEscpos(bytes: Uint8Array, options: InterpretOptions): PrintedPage {
-  const width = PAPER_DOTS[options.paper];
-  if (width === undefined) throw new TypeError(`paper must be 58mm or 80mm, not ${options.paper}`);
-  const warnings = new WarningLog(options.maxWarnings ?? DEFAULT_MAX_WARNINGS);
-  const printer = new Printer(width, options.maxHeight ?? DEFAULT_MAX_HEIGHT, warnings);
-  const reader = new ByteReader(bytes, warnings);
-  while (reader.pos < bytes.length && !printer.stopped) step(reader, printer);
-  printer.finish();
-  const height = Math.max(1, printer.y);
-  return {
-    width,
-    height,
-    pixels: printer.canvas.rows(height),
-    textRuns: printer.textRuns,
-    graphics: printer.graphics,
-    cuts: printer.cuts,
-    drawerPulses: printer.drawerPulses,
-    statusRequests: printer.statusRequests,
-    warnings: warnings.list(),
-  };
+  const interpreter = new EscposInterpreter(options);
+  interpreter.write(bytes);
+  return interpreter.end();
 }

@@ -1,31 +1,50 @@
 /**
- * The byte stream as commands see it: a cursor with reads that never pass the end. A command
- * whose fixed parameters are cut off consumes the rest and is reported; a declared length larger
- * than what remains is clamped to it.
+ * The byte stream as commands see it: a cursor with reads that never pass the end. While more
+ * data may come (`final` false), a read past the end throws NEED_MORE and the interpreter waits
+ * for the next chunk; at the end, a command whose fixed parameters are cut off consumes the rest
+ * and is reported, and a declared length larger than what remains is clamped to it.
  */
 import type { WarningLog } from './warnings.js';
 
+/** Thrown by a read that needs bytes not received yet; the command is retried on more data. */
+export const NEED_MORE: unique symbol = Symbol('need more bytes');
+
 export class ByteReader {
   pos = 0;
-  /** Offset and name of the command being read, for warnings. */
+  /** Position and name of the command being read, for warnings. */
   start = 0;
   command = '';
 
   constructor(
     readonly bytes: Uint8Array,
     readonly warnings: WarningLog,
+    /** Offset of `bytes[0]` in the whole stream. */
+    readonly base = 0,
+    /** Whether these are the last bytes of the stream. */
+    readonly final = true,
   ) {}
 
   get remaining(): number {
     return this.bytes.length - this.pos;
   }
 
+  /** Offset of the current command in the whole stream. */
+  get offset(): number {
+    return this.base + this.start;
+  }
+
   warn(message: string): void {
-    this.warnings.add(message, this.start);
+    this.warnings.add(message, this.offset);
+  }
+
+  /** Throws NEED_MORE when `n` more bytes are needed and the stream has not ended. */
+  private wait(n: number): void {
+    if (!this.final && this.pos + n > this.bytes.length) throw NEED_MORE;
   }
 
   /** The next `n` bytes, or undefined (everything consumed, reported) when fewer remain. */
   take(n: number): Uint8Array | undefined {
+    this.wait(n);
     if (this.pos + n > this.bytes.length) {
       this.warn(`${this.command} cut off by the end of the data`);
       this.pos = this.bytes.length;
@@ -43,6 +62,7 @@ export class ByteReader {
 
   /** `n` bytes of declared data, clamped (and reported) to what remains. */
   data(n: number): Uint8Array {
+    this.wait(n);
     if (n > this.remaining) {
       this.warn(`${this.command} declares ${n} bytes of data but only ${this.remaining} remain`);
       n = this.remaining;
@@ -62,6 +82,7 @@ export class ByteReader {
         return out;
       }
     }
+    if (end === this.bytes.length && end < this.pos + max + 1) this.wait(max + 1);
     return undefined;
   }
 }

@@ -96,3 +96,19 @@ export function requireTool(tool: string): void {
   const missing = missingTool(tool);
   if (missing !== undefined) throw new Error(`${missing}: required when CI is set`);
 }
+
+/** A stream using most commands the interpreter knows. */
+export const VALID = esc(
+  [ESC, 0x40, ESC, 0x74, 16, ESC, 0x61, 1, ESC, 0x21, 0x38, GS, 0x21, 0x11, GS, 0x42, 1],
+  'Header',
+  [LF, ESC, 0x2d, 2, ESC, 0x45, 1, ESC, 0x47, 1, ESC, 0x4d, 1, ESC, 0x20, 2, ESC, 0x33, 40],
+  [ESC, 0x44, 4, 8, 0, 0x09, 'tab', ESC, 0x24, 10, 0, ESC, 0x5c, 4, 0, LF, ESC, 0x4a, 10],
+  [ESC, 0x64, 2, GS, 0x4c, 8, 0, GS, 0x57, 0, 1, ESC, 0x2a, 33, 2, 0, 1, 2, 3, 4, 5, 6, LF],
+  [GS, 0x76, 0x30, 3, 1, 0, 2, 0, 0xaa, 0x55],
+  [GS, 0x28, 0x6b, 3, 0, 49, 67, 4, GS, 0x28, 0x6b, 3, 0, 49, 69, 49],
+  qrStore('https://example.com'),
+  [GS, 0x28, 0x6b, 3, 0, 49, 81, 48],
+  [GS, 0x68, 40, GS, 0x77, 2, GS, 0x48, 3, GS, 0x66, 1, GS, 0x6b, 73, 6, 0x7b, 0x42, 'abcd'],
+  [GS, 0x6b, 2, '400638133393', 0, ESC, 0x70, 0, 10, 20, 0x10, 0x04, 1, GS, 0x72, 1],
+  [0x10, 0x14, 1, 0, 1, ESC, 0x26, 3, 65, 65, 2, 1, 2, 3, 4, 5, 6, GS, 0x56, 66, 10, GS, 0x56, 0],
+);
