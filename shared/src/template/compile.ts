@@ -40,7 +40,17 @@ export class RenderState {
 
 export type Op = (st: RenderState) => void;
 type Print = (value: unknown) => string;
+
+/** How a tag prints: any value, and (the fast path) a string value. */
+interface Printer {
+  print: Print;
+  string: (text: string) => string;
+}
+
+const same = (text: string) => text;
 type Lookup = (st: RenderState) => unknown;
+/** Looks a value up and prints it: one call per tag while rendering. */
+type Value = (stack: unknown[], st: RenderState) => string;
 
 /** Thrown when a render grows past its output limit (`maxOutputBytes`). */
 export function outputTooLarge(limit: number, at?: TemplatePosition): TemplateError {
@@ -53,18 +63,21 @@ export function outputTooLarge(limit: number, at?: TemplatePosition): TemplateEr
 /** The escaping state machine of a template type, walked over the tree in source order. */
 interface Escaping {
   text(text: string, offset: number): void;
-  printer(tag: TagRef, raw: boolean): Print;
+  printer(tag: TagRef, raw: boolean): Printer;
   snapshot(): unknown;
   same(a: unknown, b: unknown): boolean;
   unbalanced: string;
 }
 
-function escaped(escape: (text: string) => string, tag: TagRef): Print {
-  return (v) => (typeof v === 'string' ? escape(v) : isMissing(v) ? '' : escape(toText(v, tag)));
+function escaped(escape: (text: string) => string, tag: TagRef): Printer {
+  return {
+    print: (v) => (typeof v === 'string' ? escape(v) : isMissing(v) ? '' : escape(toText(v, tag))),
+    string: escape,
+  };
 }
 
-function rawPrinter(tag: TagRef): Print {
-  return (v) => (typeof v === 'string' ? v : toText(v, tag));
+function rawPrinter(tag: TagRef): Printer {
+  return { print: (v) => (typeof v === 'string' ? v : toText(v, tag)), string: same };
 }
 
 /**
@@ -72,12 +85,15 @@ function rawPrinter(tag: TagRef): Print {
  * quoted string, objects and lists as their JSON text in a quoted string. An escaped value is
  * always exactly one JSON scalar, so it can never add blocks; `{{{rows}}}` inserts structure.
  */
-function receiptValue(tag: TagRef): Print {
-  return (v) => {
-    if (typeof v === 'string') return escapeJsonValueText(v);
-    if (isMissing(v)) return '';
-    if (typeof v === 'object') return JSON.stringify(toJson(v, tag));
-    return toText(v, tag);
+function receiptValue(tag: TagRef): Printer {
+  return {
+    print: (v) => {
+      if (typeof v === 'string') return escapeJsonValueText(v);
+      if (isMissing(v)) return '';
+      if (typeof v === 'object') return JSON.stringify(toJson(v, tag));
+      return toText(v, tag);
+    },
+    string: escapeJsonValueText,
   };
 }
 
@@ -222,6 +238,33 @@ function lookup(name: string): Lookup {
   };
 }
 
+/**
+ * Fuses lookup and printing. For a plain name whose value is a string (the usual case) the
+ * string escaper is called directly; anything else goes through the full printer.
+ */
+function valueOf(name: string, { print, string: escape }: Printer): Value {
+  const plain =
+    name !== '.' &&
+    !name.includes('.') &&
+    !name.startsWith('@') &&
+    !INHERITED.has(name) &&
+    name !== '__proto__';
+  if (!plain) {
+    const get = lookup(name);
+    return (_stack, st) => print(get(st));
+  }
+  return (stack) => {
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const ctx = stack[i];
+      if (typeof ctx === 'object' && ctx !== null) {
+        const v = (ctx as Record<string, unknown>)[name];
+        if (v !== undefined) return typeof v === 'string' ? escape(v) : print(v);
+      }
+    }
+    return '';
+  };
+}
+
 function sequence(ops: Op[]): Op {
   if (ops.length === 0) return () => undefined;
   if (ops.length === 1) return ops[0]!;
@@ -282,8 +325,8 @@ export function compileNodes(source: string, nodes: TemplateNode[], type: Templa
 
   // Consecutive texts and values become one op that builds its piece in a local string: fewer
   // calls and fewer appends to the shared output.
-  const run = (texts: string[], lookups: Lookup[], prints: Print[]): Op => {
-    const n = lookups.length;
+  const run = (texts: string[], values: Value[]): Op => {
+    const n = values.length;
     const head = texts[0]!;
     if (n === 0) {
       return (st) => {
@@ -291,14 +334,15 @@ export function compileNodes(source: string, nodes: TemplateNode[], type: Templa
       };
     }
     if (n === 1) {
-      const [t1, get, print] = [texts[1]!, lookups[0]!, prints[0]!];
+      const [t1, value] = [texts[1]!, values[0]!];
       return (st) => {
-        st.out += head + print(get(st)) + t1;
+        st.out += head + value(st.stack, st) + t1;
       };
     }
     return (st) => {
+      const stack = st.stack;
       let piece = head;
-      for (let i = 0; i < n; i++) piece += prints[i]!(lookups[i]!(st)) + texts[i + 1]!;
+      for (let i = 0; i < n; i++) piece += values[i]!(stack, st) + texts[i + 1]!;
       st.out += piece;
     };
   };
@@ -306,23 +350,19 @@ export function compileNodes(source: string, nodes: TemplateNode[], type: Templa
   const block = (nodes: TemplateNode[]): Op => {
     const ops: Op[] = [];
     let texts: string[] = [''];
-    let lookups: Lookup[] = [];
-    let prints: Print[] = [];
+    let values: Value[] = [];
     const flush = () => {
-      if (lookups.length > 0 || texts[0] !== '') ops.push(run(texts, lookups, prints));
+      if (values.length > 0 || texts[0] !== '') ops.push(run(texts, values));
       texts = [''];
-      lookups = [];
-      prints = [];
+      values = [];
     };
     for (const node of nodes) {
       if (node.kind === 'text') {
         escaping.text(node.text, node.offset);
         texts[texts.length - 1] += node.text;
       } else if (node.kind === 'value') {
-        lookups.push(lookup(node.name));
-        prints.push(
-          escaping.printer({ name: node.name, offset: node.offset, at: at(node.offset) }, node.raw),
-        );
+        const tag = { name: node.name, offset: node.offset, at: at(node.offset) };
+        values.push(valueOf(node.name, escaping.printer(tag, node.raw)));
         texts.push('');
       } else {
         flush();

@@ -26,13 +26,36 @@ export function escapeHtml(text: string): string {
 // Control characters other than tab and line feed are removed from receipt values: a receipt
 // prints text, and ESC or GS reaching the encoder would be printer commands.
 const RECEIPT_CONTROL_ALL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-const JSON_SPECIAL = /["\\\u0000-\u001f\u007f\ud800-\udfff]/;
-
-/** Receipt, inside a JSON string: the value as JSON string content (JSON.stringify minus quotes). */
+/**
+ * Receipt, inside a JSON string: the value as JSON string content (what JSON.stringify writes
+ * between the quotes), without control characters other than tab and line feed. One pass over
+ * the text, and none of it copied when nothing needs escaping (the usual case).
+ */
 export function escapeJsonString(text: string): string {
-  if (!JSON_SPECIAL.test(text)) return text;
-  const json = JSON.stringify(text.replace(RECEIPT_CONTROL_ALL, ''));
-  return json.slice(1, -1);
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let replacement: string;
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && c !== 0x7f && (c < 0xd800 || c > 0xdfff)) continue;
+    if (c === 0x22) replacement = '\\"';
+    else if (c === 0x5c) replacement = '\\\\';
+    else if (c === 0x0a) replacement = '\\n';
+    else if (c === 0x09) replacement = '\\t';
+    else if (c < 0xd800) replacement = '';
+    else {
+      const next = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++; // a well-formed surrogate pair stays as it is
+        continue;
+      }
+      // A lone surrogate is written as an escape, as JSON.stringify does.
+      replacement = '\\u' + c.toString(16);
+    }
+    out += text.slice(last, i) + replacement;
+    last = i + 1;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
