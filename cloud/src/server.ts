@@ -1,0 +1,85 @@
+/**
+ * `printwire-cloud serve`: wires the real dependencies from the configuration (SQLite or
+ * PostgreSQL, in-process or Redis cache and bus, pino), listens, runs the sweeper, and shuts down
+ * gracefully: new connections are refused, requests in flight finish, then the stores close.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createApp, type CloudApp } from './app.js';
+import { MemoryBus, MemoryCache } from './cache/memory.js';
+import { RedisBus, RedisCache } from './cache/redis.js';
+import type { CacheStore, EventBus } from './cache/types.js';
+import type { CloudConfig } from './config.js';
+import { systemClock } from './lib/clock.js';
+import { Store } from './storage/store.js';
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  cloud: CloudApp;
+  store: Store;
+  logger: Logger;
+  /** Stops accepting, lets requests in flight finish (at most `graceMs`), closes the stores. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function databaseUrl(config: CloudConfig): string {
+  return config.databaseUrl ?? join(config.dataDir, 'printwire.db');
+}
+
+export async function openStore(
+  config: CloudConfig,
+  options: { migrate?: boolean } = {},
+): Promise<Store> {
+  return Store.open({ url: databaseUrl(config), ...options });
+}
+
+export function openCacheAndBus(config: CloudConfig): { cache: CacheStore; bus: EventBus } {
+  if (config.redisUrl) {
+    return { cache: RedisCache.connect(config.redisUrl), bus: RedisBus.connect(config.redisUrl) };
+  }
+  return { cache: new MemoryCache(), bus: new MemoryBus() };
+}
+
+export async function startServer(config: CloudConfig, logger?: Logger): Promise<RunningServer> {
+  const log = logger ?? pino({ level: config.logLevel, base: { service: 'printwire-cloud' } });
+  const store = await openStore(config);
+  const { cache, bus } = openCacheAndBus(config);
+  const cloud = createApp({ store, cache, bus, clock: systemClock, logger: log, config });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = cloud.app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  // Keep-alive sockets should not hold a shutdown open longer than a request takes.
+  server.keepAliveTimeout = 5_000;
+  cloud.sweeper.start(config.limits.sweepIntervalMs);
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+  log.info(
+    { url, database: store.dialect, cache: config.redisUrl ? 'redis' : 'memory' },
+    'listening',
+  );
+
+  let closing: Promise<void> | undefined;
+  const close = (graceMs = 10_000): Promise<void> => {
+    closing ??= (async () => {
+      log.info('shutting down: finishing requests in flight');
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      await cloud.sweeper.stop();
+      await Promise.allSettled([store.close(), cache.close(), bus.close()]);
+      log.info('stopped');
+    })();
+    return closing;
+  };
+  return { url, server, cloud, store, logger: log, close };
+}
