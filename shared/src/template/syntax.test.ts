@@ -54,6 +54,8 @@ describe('the syntax table', () => {
   test('{{.}} is the current list element', () => {
     assert.equal(html('{{#tags}}[{{.}}]{{/tags}}', { tags: ['a', 'b&c'] }), '[a][b&amp;c]');
     assert.equal(html('{{#n}}{{.}}{{/n}}', { n: 42 }), '42');
+    const lists = { list: [[1, 2, 3], ['a', 'b', 'c']] };
+    assert.equal(html('{{#list}}({{#.}}{{.}}{{/.}}){{/list}}', lists), '(123)(abc)');
   });
 
   test('{{@index}} counts from 0 and @first and @last mark the ends of a list', () => {
