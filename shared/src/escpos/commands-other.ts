@@ -11,10 +11,13 @@ export const FS_LENGTHS: Record<number, number> = {
   0x43: 1, // FS C  Kanji code system
   0x53: 2, // FS S  Kanji spacing
   0x57: 1, // FS W  Kanji quadruple size
-  0x70: 2, // FS p  print NV bit image
 };
 
 export const FS_HANDLERS: Record<number, Handler> = {
+  // FS p n m: print NV bit image n
+  0x70: (r) => {
+    if (r.take(2)) r.warn('NV bit images (FS p) are not drawn');
+  },
   // FS ( x pL pH d…
   0x28: (r) => {
     const b = r.take(3);
@@ -22,6 +25,17 @@ export const FS_HANDLERS: Record<number, Handler> = {
   },
   // FS 2 c1 c2 d1…d72: define a Kanji character
   0x32: (r) => void r.take(74),
+  // FS q n [xL xH yL yH d…]…: define NV bit images (x × 8 by y × 8 dots each), skipped
+  0x71: (r) => {
+    const n = r.byte();
+    if (n === undefined) return;
+    for (let i = 0; i < n; i++) {
+      const size = r.take(4);
+      if (!size) return;
+      r.data((size[0]! + size[1]! * 256) * (size[2]! + size[3]! * 256) * 8);
+    }
+    r.warn('NV bit images (FS q) are not stored: FS p prints nothing');
+  },
 };
 
 function request(r: ByteReader, p: Parameters<Handler>[1], name: string, extra: number): void {

@@ -121,6 +121,13 @@ describe('virtual printer: unknown commands and limits', () => {
     assert.equal(page.warnings.length, 2);
   });
 
+  test('FS q (NV bit image definitions) is skipped by its declared sizes', () => {
+    const image = [1, 0, 1, 0, ...Array.from({ length: 8 }, () => 0x41)];
+    const page = print(esc(0x1c, 0x71, 1, image, 'ok', LF, 0x1c, 0x70, 1, 0));
+    assert.equal(page.textRuns[0]!.text, 'ok');
+    assert.equal(page.warnings.length, 2);
+  });
+
   test('repeated warnings are counted once and their number is bounded', () => {
     const repeated = print(esc(ESC, 0x7e, ESC, 0x7e, ESC, 0x7e));
     assert.deepEqual(repeated.warnings, [

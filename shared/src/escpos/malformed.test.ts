@@ -68,6 +68,7 @@ describe('virtual printer: malformed input', () => {
       esc(ESC, 0x2a, 33, 0xff, 0xff, 1, 2, 3),
       esc(GS, 0x6b, 73, 0xff, 0x7b, 0x42, 'a'),
       esc(ESC, 0x26, 3, 0, 255, 255),
+      esc(0x1c, 0x71, 2, 0xff, 0xff, 0xff, 0xff, 1),
     ];
     for (const bytes of cases) {
       const { result, ms } = timed(() => print(bytes));
