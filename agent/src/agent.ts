@@ -1,0 +1,306 @@
+import { arch, hostname, platform } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import type { DispatchedJob, PrinterInfo } from '@printwire/shared/protocol/index';
+import {
+  configuredPrinters,
+  deleteDeviceToken,
+  ensureDataDir,
+  loadConfig,
+  readDeviceToken,
+  saveConfig,
+  setPrinters,
+  writeDeviceToken,
+  type AgentConfigFile,
+  type ConfiguredPrinter,
+} from './config/config-store.js';
+import { systemClock, type Clock } from './core/clock.js';
+import type { RunnerOptions } from './core/printer-worker.js';
+import { JobRunner } from './core/runner.js';
+import { activate } from './cloud-link/activation.js';
+import { CloudLink, type CloudLinkOptions } from './cloud-link/cloud-link.js';
+import { createLogger, type AgentLogger } from './logs/logger.js';
+import { JobQueue } from './queue/job-queue.js';
+import type { RenderTarget } from './render/render-job.js';
+import { TransportRegistry } from './transports/registry.js';
+import { createTcpTransport } from './transports/tcp/tcp-transport.js';
+
+/** The agent's version, from its package.json. */
+export const AGENT_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+export const QUEUE_FILE = 'queue.db';
+
+export interface AgentOptions {
+  dataDir: string;
+  /** `--cloud`; remembered in config.json. */
+  cloudUrl?: string;
+  /** `--activation-code`: used when the agent has no device token yet. */
+  activationCode?: string;
+  /** `--printer` URIs: when given, the configured printers become exactly these. */
+  printers?: string[];
+  /** The device name shown in the dashboard; default the host name. */
+  deviceName?: string;
+  clock?: Clock;
+  random?: () => number;
+  logger?: AgentLogger;
+  /** Transports by URI scheme; default: tcp. */
+  registry?: TransportRegistry;
+  runner?: RunnerOptions;
+  link?: Pick<CloudLinkOptions, 'reconnect' | 'handshakeTimeoutMs'>;
+}
+
+/** The transports this agent version has. */
+export function defaultRegistry(): TransportRegistry {
+  return new TransportRegistry().register('tcp', createTcpTransport);
+}
+
+function capabilities(printer: ConfiguredPrinter): string[] {
+  switch (printer.spec.language) {
+    case 'escpos':
+      return ['receipt', 'text', 'escpos', 'raw', 'cut', 'drawer', 'status'];
+    case 'zpl':
+      return ['zpl', 'raw'];
+    case 'epl':
+      return ['epl', 'raw'];
+  }
+}
+
+/**
+ * The print agent: configuration, the durable queue, one worker per printer, and the link to
+ * the cloud. `Agent.open` prepares everything (activating the device when needed); `start`
+ * begins printing and connecting.
+ */
+export class Agent {
+  readonly dataDir: string;
+  readonly queue: JobQueue;
+  readonly logger: AgentLogger;
+  readonly printers: ConfiguredPrinter[];
+  readonly link: CloudLink | null;
+  #config: AgentConfigFile;
+  readonly #runner: JobRunner;
+
+  private constructor(
+    options: AgentOptions,
+    config: AgentConfigFile,
+    token: string | null,
+    logger: AgentLogger,
+  ) {
+    this.dataDir = options.dataDir;
+    this.#config = config;
+    this.logger = logger;
+    const clock = options.clock ?? systemClock;
+    this.queue = new JobQueue(join(options.dataDir, QUEUE_FILE), { clock });
+    this.printers = configuredPrinters(config);
+    this.#runner = new JobRunner(
+      this.printers,
+      {
+        queue: this.queue,
+        registry: options.registry ?? defaultRegistry(),
+        clock,
+        logger,
+        targetFor: (printer) => this.#targetFor(printer),
+        events: {
+          onStatus: (agentPrinterId, report) => {
+            logger.info({ printer: agentPrinterId, ...report }, 'printer status');
+            this.link?.send({
+              type: 'printer.status',
+              agentPrinterId,
+              status: report.status,
+              ...(report.detail ? { detail: report.detail } : {}),
+              at: new Date(clock.now()).toISOString(),
+            });
+          },
+          onProgress: (message) => this.link?.send(message),
+          onResult: (message) => {
+            logger.info(
+              { jobId: message.jobId, outcome: message.outcome, errorCode: message.errorCode },
+              'job ended',
+            );
+            this.link?.send(message);
+          },
+        },
+      },
+      options.runner,
+    );
+    this.link =
+      token && config.cloudUrl
+        ? new CloudLink({
+            cloudUrl: config.cloudUrl,
+            deviceToken: token,
+            clock,
+            random: options.random ?? Math.random,
+            logger,
+            ...options.link,
+            handlers: {
+              hello: () => ({
+                agentVersion: AGENT_VERSION,
+                os: platform(),
+                arch: arch(),
+                hostname: hostname(),
+                printers: this.printerInfo(),
+                queue: this.#queueCounts(),
+              }),
+              queueSummary: () => this.#queueCounts(),
+              onWelcome: (welcome) => this.#applyConfig(welcome.config),
+              onConfig: (config) => this.#applyConfig(config),
+              onDispatch: (job) => this.#dispatch(job),
+              onCancel: (jobId) => {
+                const answer = this.queue.cancel(jobId);
+                logger.info({ jobId, reason: answer.reason }, 'cancel asked');
+                this.link?.send(answer);
+              },
+              outbox: () => this.queue.outbox(),
+              onAck: (id) => this.queue.confirm(id),
+              onFatal: (reason) => {
+                logger.error({ reason }, 'device refused by the cloud; activate it again');
+                deleteDeviceToken(this.dataDir);
+              },
+            },
+          })
+        : null;
+  }
+
+  /**
+   * Loads the data dir, applies `--cloud` and `--printer`, activates the device when it has an
+   * activation code and no token, opens the queue and settles jobs interrupted by a crash.
+   */
+  static async open(options: AgentOptions): Promise<Agent> {
+    ensureDataDir(options.dataDir);
+    const logger = options.logger ?? createLogger({ dataDir: options.dataDir });
+    let config = loadConfig(options.dataDir);
+    if (options.cloudUrl) config = { ...config, cloudUrl: options.cloudUrl };
+    if (options.printers && options.printers.length > 0)
+      config = setPrinters(config, options.printers);
+    let token = readDeviceToken(options.dataDir);
+    if (!token && options.activationCode) {
+      if (!config.cloudUrl)
+        throw new PrintwireError('VALIDATION_FAILED', '--cloud is needed to activate');
+      const name = options.deviceName ?? hostname();
+      const activation = await activate({
+        cloudUrl: config.cloudUrl,
+        code: options.activationCode,
+        name,
+        os: platform(),
+        arch: arch(),
+        agentVersion: AGENT_VERSION,
+      });
+      writeDeviceToken(options.dataDir, activation.deviceToken);
+      token = activation.deviceToken;
+      config = {
+        ...config,
+        deviceId: activation.deviceId,
+        organizationId: activation.organizationId,
+        deviceName: name,
+      };
+      logger.info({ deviceId: activation.deviceId }, 'device activated');
+    }
+    saveConfig(options.dataDir, config);
+    const agent = new Agent(options, config, token, logger);
+    for (const result of agent.queue.recoverInterrupted()) {
+      logger.warn(
+        { jobId: result.jobId },
+        'job interrupted by a crash; reported failed, not printed again',
+      );
+    }
+    agent.queue.prune();
+    return agent;
+  }
+
+  get config(): AgentConfigFile {
+    return this.#config;
+  }
+
+  start(): void {
+    this.#runner.start();
+    this.link?.start();
+    if (!this.link) this.logger.warn('no device token or cloud URL: printing local jobs only');
+  }
+
+  async stop(): Promise<void> {
+    this.link?.stop();
+    await this.#runner.stop();
+    this.queue.close();
+  }
+
+  /** The printers as the protocol reports them. */
+  printerInfo(): PrinterInfo[] {
+    return this.printers.map((printer, index) => {
+      const { spec } = printer;
+      const target = this.#targetFor(printer);
+      return {
+        agentPrinterId: printer.agentPrinterId,
+        name: spec.name,
+        alias: spec.alias,
+        uri: spec.uri,
+        connection: spec.target.connection,
+        kind:
+          spec.target.connection === 'system'
+            ? 'office'
+            : spec.language === 'escpos'
+              ? 'receipt'
+              : 'label',
+        language: spec.language,
+        paper: spec.language === 'escpos' ? target.paper : spec.paper,
+        codepage: target.codepage,
+        capabilities: capabilities(printer),
+        status: this.#runner.status(printer.agentPrinterId).status,
+        isDefault: index === 0,
+      };
+    });
+  }
+
+  #queueCounts(): { queued: number; printing: number } {
+    const { queued, printing } = this.queue.summary();
+    return { queued, printing };
+  }
+
+  #targetFor(printer: ConfiguredPrinter): RenderTarget {
+    const defaults = this.#config.printerDefaults[printer.agentPrinterId] ?? {};
+    return {
+      language: printer.spec.language,
+      paper: printer.spec.paper ?? defaults.paper ?? '80mm',
+      codepage: printer.spec.codepage ?? defaults.codepage ?? null,
+      cut: defaults.cut ?? null,
+      profileId: null,
+    };
+  }
+
+  #applyConfig(config: {
+    printers: Array<{
+      agentPrinterId: string;
+      defaults: AgentConfigFile['printerDefaults'][string];
+    }>;
+  }): void {
+    const printerDefaults: AgentConfigFile['printerDefaults'] = {};
+    for (const p of config.printers) printerDefaults[p.agentPrinterId] = p.defaults;
+    this.#config = { ...this.#config, printerDefaults };
+    saveConfig(this.dataDir, this.#config);
+  }
+
+  /** Stores the job durably, then acknowledges it; a job known already is never printed again. */
+  #dispatch(job: DispatchedJob): void {
+    const outcome = this.queue.accept(job);
+    this.link?.send({ type: 'job.ack', jobId: job.id, attempt: job.attempt });
+    this.logger.info({ jobId: job.id, outcome }, 'job received');
+    if (outcome === 'finished') {
+      const result = this.queue.resultFor(job.id);
+      if (result) this.link?.send(result);
+      return;
+    }
+    if (!this.#runner.has(job.agentPrinterId)) {
+      const result = this.queue.markFailed(job.id, {
+        code: 'PRINTER_NOT_FOUND',
+        message: `this agent has no printer ${job.agentPrinterId}`,
+        retryable: false,
+      });
+      this.link?.send(result);
+      return;
+    }
+    this.#runner.wake(job.agentPrinterId);
+  }
+}

@@ -1,0 +1,221 @@
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DispatchedJob } from '@printwire/shared/protocol/index';
+import { FakeCloud } from '../../../test/fake-cloud.js';
+import { FakePrinter } from '../../../test/fake-printer.js';
+import { Agent } from '../agent.js';
+import { FakeClock } from '../core/clock.js';
+import { silentLogger } from '../logs/logger.js';
+import type { LinkState } from './cloud-link.js';
+
+function makeJob(
+  id: string,
+  agentPrinterId: string,
+  extra: Partial<DispatchedJob> = {},
+): DispatchedJob {
+  return {
+    id,
+    attempt: 1,
+    maxAttempts: 3,
+    agentPrinterId,
+    type: 'text',
+    encoding: 'utf8',
+    content: `content of ${id}`,
+    options: { cut: 'none' },
+    expiresAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+function untilState(agent: Agent, state: LinkState): Promise<void> {
+  if (agent.link?.state === state) return Promise.resolve();
+  return new Promise((resolve) => agent.link?.onStateChange((s) => s === state && resolve()));
+}
+
+describe('cloud link', () => {
+  let cloud: FakeCloud;
+  let printer: FakePrinter;
+  let clock: FakeClock;
+  let dataDir: string;
+  let agent: Agent | null;
+  let code = 0;
+
+  async function openAgent(random: () => number = () => 0.5): Promise<Agent> {
+    code += 1;
+    cloud.activationCodes.set(`code_${code}`, {
+      deviceId: 'dev_1',
+      deviceToken: `pwd_token_${code}`,
+    });
+    agent = await Agent.open({
+      dataDir,
+      cloudUrl: cloud.url,
+      activationCode: `code_${code}`,
+      printers: [printer.uri()],
+      clock,
+      random,
+      logger: silentLogger(),
+      runner: { pollIntervalMs: 0, transport: { statusTimeoutMs: 200 } },
+    });
+    return agent;
+  }
+
+  beforeEach(async () => {
+    cloud = await FakeCloud.start();
+    printer = await FakePrinter.start();
+    clock = new FakeClock();
+    dataDir = mkdtempSync(join(tmpdir(), 'pw-link-'));
+    agent = null;
+  });
+
+  afterEach(async () => {
+    await agent?.stop();
+    await cloud.stop();
+    await printer.stop();
+  });
+
+  test('activation stores the device token owner-only and the device id in the config', async () => {
+    const a = await openAgent();
+    const tokenFile = join(dataDir, 'device-token');
+    assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
+    assert.equal(a.config.deviceId, 'dev_1');
+    assert.equal(a.config.organizationId, 'org_1');
+  });
+
+  test('an unknown activation code is refused with the cloud reason', async () => {
+    await assert.rejects(
+      Agent.open({ dataDir, cloudUrl: cloud.url, activationCode: 'nope', logger: silentLogger() }),
+      (e: Error & { code?: string }) =>
+        e.code === 'UNAUTHORIZED' && /unknown activation code/.test(e.message),
+    );
+  });
+
+  test('the agent says hello with its printers and goes online on welcome', async () => {
+    const a = await openAgent();
+    a.start();
+    const hello = await cloud.waitFor('hello');
+    await untilState(a, 'online');
+    assert.equal(hello.protocolVersion, 1);
+    assert.equal(hello.printers.length, 1);
+    assert.equal(hello.printers[0]!.agentPrinterId, a.printers[0]!.agentPrinterId);
+    assert.equal(hello.printers[0]!.uri, printer.uri());
+  });
+
+  test('a dispatched job is stored before its ack, then printed once and reported', async () => {
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    const printerId = a.printers[0]!.agentPrinterId;
+    const acked = cloud.waitFor('job.ack');
+    cloud.dispatch(makeJob('job_1', printerId));
+    await acked;
+    assert.notEqual(a.queue.get('job_1'), null, 'stored when acknowledged');
+    const result = await cloud.waitFor('job.result', () => true, { past: true });
+    assert.equal(result.outcome, 'printed');
+    assert.equal(printer.bytes().toString('latin1').split('content of job_1').length - 1, 1);
+    // Delivered again (at least once on the wire): acknowledged and answered, not printed.
+    const again = cloud.waitFor('job.result');
+    cloud.dispatch(makeJob('job_1', printerId));
+    assert.equal((await again).outcome, 'printed');
+    assert.equal(printer.bytes().toString('latin1').split('content of job_1').length - 1, 1);
+  });
+
+  test('a job for a printer the agent does not have fails with PRINTER_NOT_FOUND', async () => {
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    cloud.dispatch(makeJob('job_x', 'prn_missing'));
+    const result = await cloud.waitFor('job.result');
+    assert.deepEqual(
+      [result.outcome, result.errorCode, result.retryable],
+      ['failed', 'PRINTER_NOT_FOUND', false],
+    );
+  });
+
+  test('a result is sent again after a reconnect until the cloud confirms it', async () => {
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    cloud.autoAck = false;
+    cloud.dispatch(makeJob('job_1', a.printers[0]!.agentPrinterId));
+    const first = await cloud.waitFor('job.result');
+    assert.equal(a.queue.outbox().length, 1);
+    cloud.autoAck = true;
+    const waiting = untilState(a, 'waiting');
+    cloud.dropConnections();
+    await waiting;
+    assert.equal(clock.nextAt(), clock.now() + 2500, 'random 0.5 of the 5 s window');
+    const resent = cloud.waitFor('job.result');
+    clock.advance(2500);
+    assert.equal((await resent).id, first.id);
+    // Messages are handled in order: once this answer is back, the ack was processed.
+    cloud.send({ type: 'job.cancel', jobId: 'job_unknown' });
+    assert.equal((await cloud.waitFor('job.cancelled')).reason, 'unknown_job');
+    assert.deepEqual(
+      a.queue.outbox().filter((m) => m.type === 'job.result'),
+      [],
+    );
+  });
+
+  test('a queued job that has not started can be cancelled and then never prints', async () => {
+    printer.paperOut = true;
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    cloud.dispatch(makeJob('job_1', a.printers[0]!.agentPrinterId));
+    await cloud.waitFor('job.progress', (m) => m.stage === 'retry_scheduled');
+    cloud.send({ type: 'job.cancel', jobId: 'job_1' });
+    const answer = await cloud.waitFor('job.cancelled');
+    assert.deepEqual([answer.cancelled, answer.reason], [true, 'not_started']);
+    printer.paperOut = false;
+    clock.advance(60_000);
+    assert.equal(a.queue.get('job_1')?.state, 'cancelled');
+    assert.equal(printer.byteCount, 0);
+  });
+
+  test('reconnect delays double up to the cap while the cloud is away', async () => {
+    const a = await openAgent(() => 0.999);
+    a.start();
+    await untilState(a, 'online');
+    await cloud.stop();
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      if (a.link?.state !== 'waiting') await untilState(a, 'waiting');
+      const delay = clock.nextAt()! - clock.now();
+      delays.push(delay);
+      const connecting = untilState(a, 'connecting');
+      clock.advance(delay);
+      await connecting;
+    }
+    assert.deepEqual(delays, [4995, 9990, 19980, 39960, 59940, 59940]);
+  });
+
+  test('a revoked token closes the link with its reason and the agent stops retrying', async () => {
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    const stopped = untilState(a, 'stopped');
+    cloud.revoke('pwd_token_' + code);
+    await stopped;
+    clock.advance(3_600_000);
+    assert.equal(cloud.connections, 1);
+    assert.equal(
+      existsSync(join(dataDir, 'device-token')),
+      false,
+      'the revoked token is forgotten',
+    );
+  });
+
+  test('a token refused at the handshake stops retrying', async () => {
+    const a = await openAgent();
+    cloud.validTokens.clear();
+    const stopped = untilState(a, 'stopped');
+    a.start();
+    await stopped;
+    clock.advance(3_600_000);
+    assert.equal(cloud.refusedHandshakes, 1);
+  });
+});

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import {
+  isFatalCloseCode,
+  parseCloudMessage,
+  serializeMessage,
+  PROTOCOL_LIMITS,
+  PROTOCOL_VERSION,
+  type AgentMessage,
+  type AgentMessageOf,
+  type CloudMessage,
+  type CloudMessageOf,
+  type DispatchedJob,
+} from '@printwire/shared/protocol/index';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { AgentLogger } from '../logs/logger.js';
+import type { OutboxMessage } from '../queue/job-queue.js';
+import { cloudEndpoint } from './activation.js';
+import { reconnectDelayMs, RECONNECT_DEFAULTS } from './backoff.js';
+
+export type HelloBody = Omit<AgentMessageOf<'hello'>, 'type' | 'id' | 'protocolVersion'>;
+
+/** What the link needs from the rest of the agent. */
+export interface CloudLinkHandlers {
+  /** The hello's content, built at each connect (printers and their status change). */
+  hello(): HelloBody;
+  /** The queue summary sent with each heartbeat. */
+  queueSummary(): { queued: number; printing: number };
+  onWelcome(welcome: CloudMessageOf<'welcome'>): void;
+  onConfig(config: CloudMessageOf<'config'>['config']): void;
+  /** A job arrived: store it durably, then the agent acknowledges it. */
+  onDispatch(job: DispatchedJob): void;
+  onCancel(jobId: string): void;
+  /** Results not yet confirmed by the cloud, sent after every welcome. */
+  outbox(): OutboxMessage[];
+  /** The cloud confirmed the message with this id. */
+  onAck(id: string): void;
+  /** The cloud refused this device for good (revoked token, deleted device): no more retries. */
+  onFatal(reason: string): void;
+}
+
+export interface CloudLinkOptions {
+  cloudUrl: string;
+  deviceToken: string;
+  clock: Clock;
+  /** [0, 1), for the reconnect jitter. */
+  random: () => number;
+  logger: AgentLogger;
+  handlers: CloudLinkHandlers;
+  reconnect?: { baseMs?: number; capMs?: number };
+  /** Longest wait for the WebSocket handshake and then for `welcome`; default 10 s. */
+  handshakeTimeoutMs?: number;
+  /** Heartbeats missed (plus one interval of margin) before the link is declared dead; default 2. */
+  missedHeartbeats?: number;
+}
+
+export type LinkState = 'connecting' | 'online' | 'waiting' | 'stopped';
+
+/**
+ * The agent's one WebSocket to the cloud (`/agent/v1/connect`): hello, heartbeats, job
+ * dispatch and acknowledgement, results re-sent until confirmed, and reconnection with
+ * exponential backoff and full jitter, which stops when the cloud revokes the device.
+ */
+export class CloudLink {
+  readonly #o: CloudLinkOptions;
+  #socket: WebSocket | null = null;
+  #state: LinkState = 'waiting';
+  #failures = 0;
+  #timer: TimerHandle | null = null;
+  #heartbeat: TimerHandle | null = null;
+  #heartbeatIntervalMs = 15_000;
+  #lastHeardAt = 0;
+  #fatal: string | null = null;
+  #stateListeners: Array<(state: LinkState) => void> = [];
+
+  constructor(options: CloudLinkOptions) {
+    this.#o = options;
+  }
+
+  get state(): LinkState {
+    return this.#state;
+  }
+
+  /** Failed connection attempts since the last welcome. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  onStateChange(listener: (state: LinkState) => void): void {
+    this.#stateListeners.push(listener);
+  }
+
+  #setState(state: LinkState): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    for (const listener of this.#stateListeners) listener(state);
+  }
+
+  start(): void {
+    if (this.#state === 'stopped' && this.#fatal) return;
+    this.#connect();
+  }
+
+  stop(): void {
+    this.#fatal = this.#fatal ?? 'stopped';
+    this.#clearTimers();
+    this.#setState('stopped');
+    this.#socket?.close(1000, 'agent stopping');
+    this.#socket = null;
+  }
+
+  /** Sends when online; otherwise drops it (results travel through the outbox instead). */
+  send(message: AgentMessage): boolean {
+    const socket = this.#socket;
+    if (this.#state !== 'online' || !socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(serializeMessage(message));
+    return true;
+  }
+
+  /** Sends every unconfirmed result again. */
+  flushOutbox(): void {
+    for (const message of this.#o.handlers.outbox()) this.send(message);
+  }
+
+  #clearTimers(): void {
+    const { clock } = this.#o;
+    if (this.#timer) clock.clearTimeout(this.#timer);
+    if (this.#heartbeat) clock.clearTimeout(this.#heartbeat);
+    this.#timer = null;
+    this.#heartbeat = null;
+  }
+
+  #connect(): void {
+    const { logger, clock } = this.#o;
+    this.#clearTimers();
+    this.#setState('connecting');
+    const url = cloudEndpoint(this.#o.cloudUrl, '/agent/v1/connect', true);
+    const socket = new WebSocket(url, {
+      headers: { authorization: `Bearer ${this.#o.deviceToken}` },
+      maxPayload: PROTOCOL_LIMITS.maxMessageBytes,
+      handshakeTimeout: this.#o.handshakeTimeoutMs ?? 10_000,
+    });
+    this.#socket = socket;
+    let closeReason: string | null = null;
+    let fatal = false;
+
+    socket.on('unexpected-response', (_request, response) => {
+      const status = response.statusCode ?? 0;
+      // 401/403 at the handshake: the token is unknown or revoked.
+      if (status === 401 || status === 403) {
+        fatal = true;
+        closeReason = `the cloud refused the device token (HTTP ${status})`;
+      } else closeReason = `HTTP ${status} at the WebSocket handshake`;
+      response.resume();
+      socket.terminate();
+    });
+    socket.on('open', () => {
+      this.#lastHeardAt = clock.now();
+      const hello: AgentMessageOf<'hello'> = {
+        type: 'hello',
+        id: randomUUID(),
+        protocolVersion: PROTOCOL_VERSION,
+        ...this.#o.handlers.hello(),
+      };
+      socket.send(serializeMessage(hello));
+      // No welcome within the handshake timeout: try again later.
+      this.#timer = clock.setTimeout(() => {
+        closeReason = 'no welcome from the cloud';
+        socket.terminate();
+      }, this.#o.handshakeTimeoutMs ?? 10_000);
+    });
+    socket.on('pong', () => {
+      this.#lastHeardAt = clock.now();
+    });
+    socket.on('message', (data: WebSocket.RawData) => {
+      // After stop() the queue may be closed: nothing that arrives late is handled.
+      if (this.#state === 'stopped' || this.#socket !== socket) return;
+      this.#lastHeardAt = clock.now();
+      const parsed = parseCloudMessage(data);
+      if (!parsed.ok) {
+        logger.warn({ error: parsed.error.message }, 'ignored a malformed message from the cloud');
+        return;
+      }
+      const message = parsed.message;
+      if (message.type === 'close') {
+        closeReason = `${message.reason}: ${message.message}`;
+        fatal = fatal || !message.retry;
+        return;
+      }
+      this.#handle(message);
+    });
+    socket.on('error', (error) => {
+      logger.debug({ err: error.message }, 'cloud link error');
+    });
+    socket.on('close', (code: number, reason: Buffer) => {
+      if (this.#socket === socket) this.#socket = null;
+      this.#clearTimers();
+      if (this.#state === 'stopped') return;
+      const why = closeReason ?? (reason.length > 0 ? reason.toString() : `code ${code}`);
+      if (fatal || isFatalCloseCode(code)) {
+        this.#fatal = why;
+        this.#setState('stopped');
+        logger.error({ code, reason: why }, 'the cloud refused this device; not reconnecting');
+        this.#o.handlers.onFatal(why);
+        return;
+      }
+      const delay = reconnectDelayMs(this.#failures, this.#o.random, {
+        baseMs: this.#o.reconnect?.baseMs ?? RECONNECT_DEFAULTS.baseMs,
+        capMs: this.#o.reconnect?.capMs ?? RECONNECT_DEFAULTS.capMs,
+      });
+      this.#failures += 1;
+      logger.info({ code, reason: why, delayMs: delay }, 'cloud link closed; reconnecting');
+      this.#setState('waiting');
+      this.#timer = clock.setTimeout(() => this.#connect(), delay);
+    });
+  }
+
+  #handle(message: Exclude<CloudMessage, { type: 'close' }>): void {
+    const { handlers, clock, logger } = this.#o;
+    switch (message.type) {
+      case 'welcome':
+        if (this.#timer) clock.clearTimeout(this.#timer);
+        this.#timer = null;
+        this.#failures = 0;
+        this.#heartbeatIntervalMs = message.heartbeatIntervalMs;
+        this.#setState('online');
+        handlers.onWelcome(message);
+        this.flushOutbox();
+        this.#scheduleHeartbeat();
+        return;
+      case 'config':
+        handlers.onConfig(message.config);
+        return;
+      case 'job.dispatch':
+        handlers.onDispatch(message.job);
+        return;
+      case 'job.cancel':
+        handlers.onCancel(message.jobId);
+        return;
+      case 'ack':
+        handlers.onAck(message.id);
+        return;
+      case 'error':
+        logger.warn(
+          { code: message.code, replyTo: message.replyTo },
+          `cloud error: ${message.message}`,
+        );
+        return;
+    }
+  }
+
+  #scheduleHeartbeat(): void {
+    const { clock } = this.#o;
+    const interval = this.#heartbeatIntervalMs;
+    this.#heartbeat = clock.setTimeout(() => {
+      this.#heartbeat = null;
+      const socket = this.#socket;
+      if (!socket || this.#state !== 'online') return;
+      const silentFor = clock.now() - this.#lastHeardAt;
+      const limit = ((this.#o.missedHeartbeats ?? 2) + 1) * interval;
+      if (silentFor >= limit) {
+        this.#o.logger.warn({ silentFor }, 'cloud silent; reconnecting');
+        socket.terminate();
+        return;
+      }
+      this.send({
+        type: 'heartbeat',
+        sentAt: new Date(clock.now()).toISOString(),
+        queue: this.#o.handlers.queueSummary(),
+      });
+      socket.ping();
+      this.#scheduleHeartbeat();
+    }, interval);
+  }
+}
