@@ -297,11 +297,17 @@ const jobRequestFields = {
 /** Validates the shape; `data` is checked per type and encoding by services/job-request.ts. */
 export const jobRequestSchema = z.strictObject(jobRequestFields);
 
+/** The receipt document of the shared receipt engine, named for the OpenAPI document. */
+export const receiptDocumentDocSchema = receiptDocumentSchema.meta({
+  id: 'ReceiptDocument',
+  description: 'A receipt described as JSON (at most 2000 blocks); see docs/receipts.md.',
+});
+
 /** The same request as documented, with `data`'s alternatives spelled out. */
 export const jobRequestDocSchema = z
   .strictObject({
     ...jobRequestFields,
-    data: z.union([z.string(), receiptDocumentSchema, z.record(z.string(), z.unknown())]).meta({
+    data: z.union([z.string(), receiptDocumentDocSchema, z.record(z.string(), z.unknown())]).meta({
       description:
         'the content: a receipt document (receipt, json), base64 (escpos, raw, pdf, image, and any type with encoding base64), text (utf8), a URL (url); template variables when templateId is set',
     }),
@@ -312,7 +318,7 @@ export type JobRequest = z.infer<typeof jobRequestSchema>;
 
 export const receiptPreviewRequestSchema = z
   .strictObject({
-    document: z.unknown().meta({ description: 'a receipt document' }),
+    document: z.unknown().meta({ description: 'a receipt document (see ReceiptDocument)' }),
     profile: z
       .string()
       .min(1)
