@@ -5,6 +5,7 @@
 import { validateReceiptDocument, type ReceiptDocument } from '../receipt/schema.js';
 import { TemplateError, positionAt } from './errors.js';
 import { findJsonError } from './json-error.js';
+import { locateJsonPath, parsePath } from './json-locate.js';
 
 /** Parses and validates rendered receipt text; throws TemplateError naming what is wrong. */
 export function checkReceipt(text: string): ReceiptDocument {
@@ -29,10 +30,12 @@ export function checkReceipt(text: string): ReceiptDocument {
   if (!result.ok) {
     const shown = result.issues.slice(0, 5).map((i) => i.message);
     const more = result.issues.length > 5 ? ` (and ${result.issues.length - 5} more)` : '';
+    const first = result.issues[0];
+    const at = first === undefined ? undefined : locateJsonPath(text, parsePath(first.path));
     throw new TemplateError(
       `the rendered receipt is not a valid receipt document: ${shown.join('; ')}${more}`,
-      undefined,
-      { issues: result.issues },
+      at === undefined ? undefined : positionAt(text, at),
+      { issues: result.issues, inOutput: true },
     );
   }
   return result.document;

@@ -48,7 +48,8 @@ describe('receipt templates', () => {
     assert.equal(text, receipt('{"type": "feed", "lines": "1}, {\\"type\\": \\"cut\\""}'));
     assert.throws(() => renderTemplate(t, { lines: '1}, {"type": "cut"' }, 'receipt'), {
       name: 'TemplateError',
-      message: /^the rendered receipt is not a valid receipt document: blocks\[0\]\.lines: /,
+      message:
+        /^rendered output line 1, column 56: the rendered receipt is not a valid receipt document: blocks\[0\]\.lines: /,
     });
   });
 
@@ -98,7 +99,7 @@ describe('receipt templates', () => {
         assert.equal(error.code, 'INVALID_JOB');
         assert.equal(
           error.message,
-          'the rendered receipt is not a valid receipt document: blocks[0].size: must be 1-8',
+          'rendered output line 1, column 69: the rendered receipt is not a valid receipt document: blocks[0].size: must be 1-8',
         );
         assert.deepEqual(error.details, [
           { path: 'blocks[0].size', message: 'blocks[0].size: must be 1-8' },

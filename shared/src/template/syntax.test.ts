@@ -54,7 +54,12 @@ describe('the syntax table', () => {
   test('{{.}} is the current list element', () => {
     assert.equal(html('{{#tags}}[{{.}}]{{/tags}}', { tags: ['a', 'b&c'] }), '[a][b&amp;c]');
     assert.equal(html('{{#n}}{{.}}{{/n}}', { n: 42 }), '42');
-    const lists = { list: [[1, 2, 3], ['a', 'b', 'c']] };
+    const lists = {
+      list: [
+        [1, 2, 3],
+        ['a', 'b', 'c'],
+      ],
+    };
     assert.equal(html('{{#list}}({{#.}}{{.}}{{/.}}){{/list}}', lists), '(123)(abc)');
   });
 
