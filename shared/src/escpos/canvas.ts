@@ -12,7 +12,7 @@ export class PageCanvas {
     readonly maxHeight: number,
   ) {
     // Large zeroed buffers are cheap to allocate: start with room for a long receipt.
-    this.capacity = Math.min(maxHeight, 4096);
+    this.capacity = Math.min(maxHeight, 2048);
     this.pixels = new Uint8Array(width * this.capacity);
   }
 
