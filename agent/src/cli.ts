@@ -1,0 +1,190 @@
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import { Agent, AGENT_VERSION, QUEUE_FILE } from './agent.js';
+import {
+  configuredPrinters,
+  loadConfig,
+  readDeviceToken,
+  setPrinters,
+} from './config/config-store.js';
+import { resolveDataDir } from './config/data-dir.js';
+import { exportLogs } from './logs/export.js';
+import { JobQueue } from './queue/job-queue.js';
+
+const USAGE = `printwire-agent ${AGENT_VERSION}
+
+Usage:
+  printwire-agent start --cloud URL [--activation-code CODE] [--printer URI]...
+                        [--local-port N | --no-local-server] [--name NAME]
+  printwire-agent printers [--json]
+  printwire-agent status [--json]
+  printwire-agent logs export --out FILE.zip
+
+Every command takes --data-dir DIR (default: PRINTWIRE_AGENT_DATA_DIR, else the per-user
+application data folder). Printer URIs: tcp://HOST[:PORT], serial:PATH?baud=N,
+usb://VID:PID[/SERIAL], system:QUEUE, each with ?name=&alias=&paper=58mm|80mm&codepage=&lang=.`;
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  cloud: { type: 'string' },
+  'activation-code': { type: 'string' },
+  printer: { type: 'string', multiple: true },
+  'local-port': { type: 'string' },
+  'no-local-server': { type: 'boolean' },
+  name: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+class UsageError extends Error {}
+
+function print(value: unknown, json: boolean, text: () => string): void {
+  process.stdout.write(json ? JSON.stringify(value, null, 2) + '\n' : text() + '\n');
+}
+
+async function start(values: Values, dataDir: string): Promise<void> {
+  if (values['local-port'] !== undefined && values['no-local-server']) {
+    throw new UsageError('--local-port and --no-local-server exclude each other');
+  }
+  if (values['local-port'] !== undefined && !/^\d{1,5}$/.test(values['local-port'])) {
+    throw new UsageError('--local-port must be a port number');
+  }
+  const agent = await Agent.open({
+    dataDir,
+    ...(values.cloud ? { cloudUrl: values.cloud } : {}),
+    ...(values['activation-code'] ? { activationCode: values['activation-code'] } : {}),
+    ...(values.printer ? { printers: values.printer } : {}),
+    ...(values.name ? { deviceName: values.name } : {}),
+  });
+  agent.start();
+  agent.logger.info(
+    {
+      dataDir,
+      cloud: agent.config.cloudUrl,
+      printers: agent.printers.length,
+      deviceId: agent.config.deviceId,
+    },
+    // The local server (browser SDK) is a later issue: its flags are accepted already.
+    'printwire-agent started',
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    agent.logger.info({ signal }, 'stopping');
+    void agent.stop().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function printers(values: Values, dataDir: string): void {
+  const config = loadConfig(dataDir);
+  const list = configuredPrinters(config).map((p) => ({
+    agentPrinterId: p.agentPrinterId,
+    name: p.spec.name,
+    alias: p.spec.alias,
+    uri: p.spec.uri,
+    language: p.spec.language,
+    paper: p.spec.paper,
+  }));
+  print(list, values.json === true, () =>
+    list.length === 0
+      ? 'No printers configured. Add one with: printwire-agent start --printer tcp://HOST'
+      : list.map((p) => `${p.agentPrinterId}  ${p.name}  ${p.uri}`).join('\n'),
+  );
+}
+
+function status(values: Values, dataDir: string): void {
+  const config = loadConfig(dataDir);
+  const queuePath = join(dataDir, QUEUE_FILE);
+  let queue = null;
+  if (existsSync(queuePath)) {
+    const q = new JobQueue(queuePath);
+    queue = q.summary();
+    q.close();
+  }
+  const value = {
+    dataDir,
+    deviceId: config.deviceId,
+    organizationId: config.organizationId,
+    activated: readDeviceToken(dataDir) !== null,
+    cloud: config.cloudUrl,
+    printers: configuredPrinters(config).map((p) => ({
+      agentPrinterId: p.agentPrinterId,
+      name: p.spec.name,
+      uri: p.spec.uri,
+    })),
+    queue,
+  };
+  print(value, values.json === true, () =>
+    [
+      `device:    ${value.deviceId ?? '(not activated)'}${value.activated ? '' : ' (no device token)'}`,
+      `cloud:     ${value.cloud ?? '(none)'}`,
+      `data dir:  ${dataDir}`,
+      `printers:  ${value.printers.length === 0 ? '(none)' : value.printers.map((p) => `${p.name} (${p.uri})`).join(', ')}`,
+      `queue:     ${
+        queue
+          ? `${queue.queued} queued, ${queue.printing} printing, ${queue.printed} printed, ${queue.failed} failed, ${queue.unconfirmed} results not yet confirmed`
+          : '(empty)'
+      }`,
+    ].join('\n'),
+  );
+}
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.version) {
+    process.stdout.write(`${AGENT_VERSION}\n`);
+    return;
+  }
+  const [command, sub] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const dataDir = resolveDataDir({ flag: values['data-dir'] });
+  switch (command) {
+    case 'start':
+      return start(values, dataDir);
+    case 'printers':
+      return printers(values, dataDir);
+    case 'status':
+      return status(values, dataDir);
+    case 'logs': {
+      if (sub !== 'export') throw new UsageError('expected: logs export --out FILE.zip');
+      if (!values.out) throw new UsageError('logs export needs --out FILE.zip');
+      const { files } = await exportLogs({ dataDir, out: values.out, agentVersion: AGENT_VERSION });
+      process.stdout.write(`wrote ${values.out} (${files.length} files)\n`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (
+    error instanceof UsageError ||
+    (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  ) {
+    process.stderr.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const code = error instanceof PrintwireError ? ` [${error.code}]` : '';
+  process.stderr.write(`error${code}: ${(error as Error).message}\n`);
+  process.exit(1);
+});
