@@ -3,12 +3,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { Agent, AGENT_VERSION, QUEUE_FILE } from './agent.js';
-import {
-  configuredPrinters,
-  loadConfig,
-  readDeviceToken,
-  setPrinters,
-} from './config/config-store.js';
+import { configuredPrinters, loadConfig, readDeviceToken } from './config/config-store.js';
 import { resolveDataDir } from './config/data-dir.js';
 import { exportLogs } from './logs/export.js';
 import { JobQueue } from './queue/job-queue.js';
