@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { characterTable, ESC_T_TABLES } from '../src/escpos/charsets.js';
+import { characterTable, ESC_T_TABLES, INTERNATIONAL_SETS } from '../src/escpos/charsets.js';
 
 const TERMINUS_DIR = '/usr/share/fonts/X11/misc';
 /** ESC t numbers of the six Printwire code pages: every character of these must have a glyph. */
@@ -131,6 +131,9 @@ function tableChars(numbers: readonly number[]): Set<number> {
 function charset(font: BdfFont): number[] {
   const set = tableChars(REQUIRED_TABLES);
   for (const ch of EXTRA_CHARS) set.add(ch.codePointAt(0)!);
+  for (const { chars } of Object.values(INTERNATIONAL_SETS)) {
+    for (const ch of chars) set.add(ch.codePointAt(0)!);
+  }
   const others = Object.keys(ESC_T_TABLES).map(Number);
   for (const code of tableChars(others)) if (font.glyphs.has(code)) set.add(code);
   return [...set].sort((a, b) => a - b);

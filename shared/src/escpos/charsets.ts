@@ -89,3 +89,34 @@ export function characterTable(number: number): CharacterTable | undefined {
   cache.set(number, table);
   return table;
 }
+
+/** The 12 bytes ESC R replaces, in the order of the strings of INTERNATIONAL_SETS. */
+const INTERNATIONAL_BYTES = [
+  0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d, 0x7e,
+];
+
+/** ESC R n: Epson's international character sets (n = 0 is U.S.A., plain ASCII). */
+export const INTERNATIONAL_SETS: Readonly<Record<number, { name: string; chars: string }>> = {
+  0: { name: 'U.S.A.', chars: '#$@[\\]^`{|}~' },
+  1: { name: 'France', chars: '#$à°ç§^`éùè¨' },
+  2: { name: 'Germany', chars: '#$§ÄÖÜ^`äöüß' },
+  3: { name: 'U.K.', chars: '£$@[\\]^`{|}~' },
+  4: { name: 'Denmark I', chars: '#$@ÆØÅ^`æøå~' },
+  5: { name: 'Sweden', chars: '#¤ÉÄÖÅÜéäöåü' },
+  6: { name: 'Italy', chars: '#$@°\\é^ùàòèì' },
+  7: { name: 'Spain I', chars: '₧$@¡Ñ¿^`¨ñ}~' },
+  8: { name: 'Japan', chars: '#$@[¥]^`{|}~' },
+  9: { name: 'Norway', chars: '#¤ÉÆØÅÜéæøåü' },
+  10: { name: 'Denmark II', chars: '#$ÉÆØÅÜéæøåü' },
+  11: { name: 'Spain II', chars: '#$á¡Ñ¿é`íñóú' },
+  12: { name: 'Latin America', chars: '#$á¡Ñ¿éüíñóú' },
+  14: { name: 'Slovenia/Croatia', chars: '#$ŽŠĐĆČžšđćč' },
+  15: { name: 'China', chars: '¥$@[\\]^`{|}~' },
+};
+
+/** What a byte prints under an international character set, or undefined when it is unchanged. */
+export function internationalChar(set: number, byte: number): string | undefined {
+  const index = INTERNATIONAL_BYTES.indexOf(byte);
+  if (index < 0 || set === 0) return undefined;
+  return [...(INTERNATIONAL_SETS[set]?.chars ?? '')][index];
+}

@@ -1,5 +1,5 @@
 /** ESC commands: each handler reads its parameters from the reader (the ESC x is consumed). */
-import { characterTable } from './charsets.js';
+import { INTERNATIONAL_SETS, characterTable } from './charsets.js';
 import { bitImage } from './images.js';
 import type { Printer } from './printer.js';
 import type { ByteReader } from './reader.js';
@@ -123,11 +123,12 @@ export const ESC_HANDLERS: Record<number, Handler> = {
     const v = n >= 48 ? n - 48 : n;
     p.state.font = v === 0 ? 'A' : 'B';
   },
-  // ESC R n: international character set (only the USA set is drawn)
-  0x52: (r) => {
+  // ESC R n: international character set (12 ASCII positions print other characters)
+  0x52: (r, p) => {
     const n = r.byte();
-    if (n !== undefined && n !== 0)
-      r.warn(`international character set ${n} (ESC R) is drawn as USA`);
+    if (n === undefined) return;
+    if (INTERNATIONAL_SETS[n]) p.state.international = n;
+    else r.warn(`international character set ${n} (ESC R) is unknown: ignored`);
   },
   // ESC V n: 90° rotation
   0x56: (r) => {
@@ -176,12 +177,12 @@ export const ESC_HANDLERS: Record<number, Handler> = {
   // ESC u n / ESC v n: peripheral and paper status, answered by a printer
   0x75: (r, p) => statusByte(r, p, 'ESC u'),
   0x76: (r, p) => statusByte(r, p, 'ESC v'),
-  // ESC { n: upside-down printing
+  // ESC { n: upside-down printing, like ESC a only at the beginning of a line
   0x7b: (r, p) => {
     const n = r.byte();
     if (n === undefined) return;
+    if (!p.atLineStart) return r.warn('ESC { in the middle of a line is ignored');
     p.state.upsideDown = flag(n);
-    if (flag(n)) r.warn('upside-down printing (ESC {) is drawn upright');
   },
   // ESC ( x pL pH d…: beeper and other extended functions, skipped by their length
   0x28: (r) => {

@@ -31,9 +31,54 @@ describe('virtual printer: character tables (ESC t)', () => {
     assert.match(page.warnings.join('\n'), /character table 99/);
   });
 
+  test('ESC R international sets print other characters at 12 ASCII positions', () => {
+    const page = print(
+      esc(ESC, 0x52, 2, '@[]{}~', LF, ESC, 0x52, 3, '#', LF, ESC, 0x52, 0, '#', LF),
+    );
+    assert.deepEqual(
+      page.textRuns.map((r) => r.text),
+      ['§ÄÜäüß', '£', '#'],
+    );
+    for (const run of page.textRuns) assert.ok(inkIn(page, run.x, run.y, run.width, 24) > 0);
+  });
+
+  test('ESC R with an unknown set keeps the current one and warns', () => {
+    const page = print(esc(ESC, 0x52, 1, ESC, 0x52, 99, '@', LF));
+    assert.equal(page.textRuns[0]!.text, 'à');
+    assert.match(page.warnings.join('\n'), /international character set 99/);
+  });
+
   test('a byte the table leaves undefined prints blank', () => {
     const page = print(esc(ESC, 0x74, 16, 0x81, LF));
     assert.equal(inkIn(page, 0, 0, 12, 24), 0);
+  });
+});
+
+describe('virtual printer: upside-down printing (ESC {)', () => {
+  test('each line is turned 180° within the print area', () => {
+    const upright = print(esc('AB', LF));
+    const turned = print(esc(ESC, 0x7b, 1, 'AB', LF));
+    const run = turned.textRuns[0]!;
+    assert.deepEqual([run.x, run.y, run.upsideDown], [576 - 24, 0, true]);
+    for (let y = 0; y < 24; y++) {
+      for (let x = 0; x < 24; x++) {
+        const a = upright.pixels[y * 576 + x];
+        const b = turned.pixels[(23 - y) * 576 + (575 - x)];
+        if (a !== b) assert.fail(`dot ${x},${y} is not turned`);
+      }
+    }
+  });
+
+  test('ESC { 0 prints upright again, and ESC { in the middle of a line is ignored', () => {
+    const page = print(esc(ESC, 0x7b, 1, 'A', LF, ESC, 0x7b, 0, 'B', ESC, 0x7b, 1, 'C', LF));
+    assert.deepEqual(
+      page.textRuns.map((r) => [r.text, r.x]),
+      [
+        ['A', 564],
+        ['BC', 0],
+      ],
+    );
+    assert.match(page.warnings.join('\n'), /ESC \{ in the middle of a line/);
   });
 });
 

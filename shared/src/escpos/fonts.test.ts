@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
-import { characterTable } from './charsets.js';
+import { INTERNATIONAL_SETS, characterTable } from './charsets.js';
 import { getFont, parseFont } from './fonts.js';
 
 /** The six Printwire code pages: ESC t number and iconv-lite name. */
@@ -58,6 +58,16 @@ describe('virtual printer fonts', () => {
       // Homoglyphs (Latin A, Cyrillic А, Greek Α) may share a bitmap; placeholders would not.
       const all = [...font.glyphs.values()].map((g) => g.runs.join(','));
       assert.ok(new Set(all).size > all.length * 0.85, `font ${font.name}`);
+    }
+  });
+
+  test('both fonts draw every character of the ESC R international sets', () => {
+    for (const { name, chars } of Object.values(INTERNATIONAL_SETS)) {
+      for (const ch of chars) {
+        for (const font of [getFont('A'), getFont('B')]) {
+          assert.ok(font.glyphs.has(ch.codePointAt(0)!), `${font.name} lacks ${ch} of ${name}`);
+        }
+      }
     }
   });
 

@@ -4,6 +4,7 @@
  * print at once; cuts and drawer pulses recorded where they happened.
  */
 import { PageCanvas } from './canvas.js';
+import { internationalChar } from './charsets.js';
 import { getFont, type BitmapFont, type Glyph } from './fonts.js';
 import { initialState, type PrinterState } from './state.js';
 import type { CutMark, DrawerPulse, Graphic, StatusRequest, TextRun, TextStyle } from './types.js';
@@ -97,7 +98,7 @@ export class Printer {
   /** A printable byte: decoded with the ESC t table and put in the line buffer. */
   printByte(byte: number): void {
     const s = this.state;
-    const char = s.table.chars[byte] ?? '';
+    const char = internationalChar(s.international, byte) ?? s.table.chars[byte] ?? '';
     const font = getFont(s.font);
     const glyph = char === '' ? undefined : font.glyphs.get(char.codePointAt(0)!);
     const width = (font.width + s.charSpacing) * s.widthMul;
@@ -159,7 +160,11 @@ export class Printer {
     if (this.stopped) return;
     let height = 0;
     for (const item of this.line) height = Math.max(height, item.height);
-    if (this.line.length > 0 && this.reserve(this.y + height)) this.drawLine(height);
+    if (this.line.length > 0 && this.reserve(this.y + height)) {
+      const runs = this.textRuns.length;
+      this.drawLine(height);
+      if (this.state.upsideDown) this.turnLine(height, runs);
+    }
     this.line = [];
     this.cursorX = 0;
     this.feed(Math.max(height, feed ?? this.state.lineSpacing));
@@ -228,6 +233,28 @@ export class Printer {
       }
     }
     this.lineIndex++;
+  }
+
+  /** Upside-down mode: the line just drawn is turned 180° within the print area. */
+  private turnLine(height: number, firstRun: number): void {
+    const { left, width } = this.printArea();
+    const px = this.canvas.pixels;
+    const w = this.canvas.width;
+    const rowIndex = (r: number) => (this.y + r) * w + left;
+    for (let r = 0; r < Math.ceil(height / 2); r++) {
+      const a = rowIndex(r);
+      const b = rowIndex(height - 1 - r);
+      for (let c = 0; c < (a === b ? width >> 1 : width); c++) {
+        const t = px[a + c]!;
+        px[a + c] = px[b + width - 1 - c]!;
+        px[b + width - 1 - c] = t;
+      }
+    }
+    for (const run of this.textRuns.slice(firstRun)) {
+      run.x = left + width - (run.x - left) - run.width;
+      run.y = this.y + height - (run.y - this.y) - run.height;
+      run.upsideDown = true;
+    }
   }
 
   private drawChar(item: CharItem, x: number, top: number): void {

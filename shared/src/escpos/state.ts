@@ -28,6 +28,9 @@ export interface PrinterState {
   /** Tab stops in dots from the start of the print area, ascending. */
   tabStops: number[];
   table: CharacterTable;
+  /** ESC R: international character set (0 U.S.A.). */
+  international: number;
+  /** ESC {: each line is printed turned 180° within the print area. */
   upsideDown: boolean;
   barcode: { height: number; moduleWidth: number; hri: HriPosition; hriFont: FontName };
   qr: { moduleSize: number; errorLevel: QrErrorLevel; data: Uint8Array | undefined };
@@ -51,6 +54,7 @@ export function initialState(paperWidth: number): PrinterState {
     areaWidth: paperWidth,
     tabStops,
     table: characterTable(0)!,
+    international: 0,
     upsideDown: false,
     barcode: { height: 162, moduleWidth: 3, hri: 'none', hriFont: 'A' },
     qr: { moduleSize: 3, errorLevel: 'L', data: undefined },

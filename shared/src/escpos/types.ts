@@ -48,6 +48,8 @@ export interface TextRun {
   /** The character table (ESC t) the bytes were decoded with, e.g. `CP437`. */
   codepage: string;
   alignment: Alignment;
+  /** Printed turned 180° (ESC {); x and y are then those of the turned run. */
+  upsideDown?: boolean;
 }
 
 export interface CutMark {
