@@ -53,7 +53,9 @@ export function rasterImage(r: ByteReader, printer: Printer): void {
   const stride = xL + xH * 256;
   const declaredRows = yL + yH * 256;
   const data = r.data(stride * declaredRows);
-  const rows = stride === 0 ? 0 : Math.floor(data.length / stride);
+  // Rows past the page's maximum height are never drawn: do not allocate them either.
+  const fit = Math.ceil(printer.roomLeft / scaleY) + 1;
+  const rows = stride === 0 ? 0 : Math.min(fit, Math.floor(data.length / stride));
   const width = stride * 8 * scaleX;
   const height = rows * scaleY;
   if (width === 0 || height === 0) return;
@@ -87,8 +89,9 @@ export function storeGraphics(r: ByteReader, printer: Printer, body: Uint8Array)
   const h = body[8]! + body[9]! * 256;
   const data = body.subarray(10);
   const stride = Math.ceil(w / 8);
-  const rows = stride === 0 ? 0 : Math.min(h, Math.floor(data.length / stride));
-  if (rows < h) r.warn(`${r.command} graphics hold ${rows} of ${h} rows`);
+  const given = stride === 0 ? 0 : Math.min(h, Math.floor(data.length / stride));
+  if (given < h) r.warn(`${r.command} graphics hold ${given} of ${h} rows`);
+  const rows = Math.min(given, Math.ceil(printer.roomLeft / scaleY) + 1);
   const width = Math.min(w * scaleX, printer.paperWidth);
   const height = rows * scaleY;
   const previous = printer.storedGraphic;

@@ -77,6 +77,24 @@ describe('virtual printer: malformed input', () => {
     }
   });
 
+  test('a raster image running past the maximum height stops the page (only rows that could fit are read)', () => {
+    const rows = 3000;
+    const image = esc(
+      GS,
+      0x76,
+      0x30,
+      3,
+      1,
+      0,
+      rows & 0xff,
+      rows >> 8,
+      new Uint8Array(rows).fill(0xff),
+    );
+    const page = print(image, { maxHeight: 1000 });
+    assert.ok(page.height <= 1000);
+    assert.match(page.warnings.join('\n'), /maximum height of 1000 dots/);
+  });
+
   test('64 KB of seeded random bytes render to a PNG quickly', async () => {
     const random = seeded(20251122);
     const bytes = new Uint8Array(64 * 1024);

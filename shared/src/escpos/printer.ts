@@ -130,6 +130,11 @@ export class Printer {
     if (x >= 0 && x <= this.printArea().width) this.cursorX = x;
   }
 
+  /** Dots of paper left before the page's maximum height. */
+  get roomLeft(): number {
+    return Math.max(0, this.canvas.maxHeight - this.y);
+  }
+
   get position(): number {
     return this.cursorX;
   }
