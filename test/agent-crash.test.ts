@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,5 +118,25 @@ describe('agent process crashes', () => {
     third.child.kill('SIGTERM');
     const [code] = await exited;
     assert.equal(code, 0, 'SIGTERM stops the agent cleanly');
+  });
+
+  test('the support zip of that agent holds its logs and not its device token', () => {
+    const dataDir = args[1]!;
+    const logs = readdirSync(join(dataDir, 'logs')).filter((f) => f.endsWith('.log'));
+    assert.ok(logs.length > 0, 'the agent logs to a file in its data dir');
+    const out = join(dataDir, 'support.zip');
+    execFileSync(process.execPath, [BIN, 'logs', 'export', '--data-dir', dataDir, '--out', out]);
+    const names = execFileSync('unzip', ['-Z1', out], { encoding: 'utf8' }).trim().split('\n');
+    assert.ok(names.includes('config.json') && names.some((n) => n.startsWith('logs/')));
+    const everything = execFileSync('unzip', ['-p', out], { encoding: 'utf8' });
+    assert.match(everything, /job_crash_1/);
+    assert.equal(everything.includes('pwd_crash_token_1'), false);
+    const status = JSON.parse(
+      execFileSync(process.execPath, [BIN, 'status', '--data-dir', dataDir, '--json'], {
+        encoding: 'utf8',
+      }),
+    ) as { deviceId: string; queue: { printed: number; queued: number } };
+    assert.equal(status.deviceId, 'dev_1');
+    assert.deepEqual([status.queue.printed, status.queue.queued], [1, 0]);
   });
 });

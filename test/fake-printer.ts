@@ -15,6 +15,8 @@ export class FakePrinter extends EventEmitter {
   answersStatus = true;
   paperOut = false;
   coverOpen = false;
+  /** Stops reading from its connections, as a jammed printer with a full buffer does. */
+  stalled = false;
   /** Number of status requests answered. */
   statusRequests = 0;
   /** Connections accepted so far. */
@@ -134,8 +136,18 @@ export class FakePrinter extends EventEmitter {
     }
   }
 
+  /** Stops (or resumes) reading from every connection. */
+  stall(on = true): void {
+    this.stalled = on;
+    for (const socket of this.#sockets) {
+      if (on) socket.pause();
+      else socket.resume();
+    }
+  }
+
   #accept(socket: Socket): void {
     this.#sockets.add(socket);
+    if (this.stalled) socket.pause();
     this.connections += 1;
     const budget = { left: this.#dropAfter };
     this.#dropAfter = null;

@@ -176,6 +176,72 @@ describe('cloud link', () => {
     assert.equal(printer.byteCount, 0);
   });
 
+  test('heartbeats go out at the interval the cloud asks for, with the queue summary', async () => {
+    cloud.heartbeatIntervalMs = 1000;
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    assert.equal(cloud.received.filter((m) => m.type === 'heartbeat').length, 0);
+    const beat = cloud.waitFor('heartbeat');
+    clock.advance(1000);
+    const heartbeat = await beat;
+    assert.equal(heartbeat.sentAt, new Date(clock.now()).toISOString());
+    assert.deepEqual(heartbeat.queue, { queued: 0, printing: 0 });
+  });
+
+  test('a cloud silent for three heartbeat intervals is left for a new connection', async () => {
+    cloud.heartbeatIntervalMs = 1000;
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    // A cloud that keeps talking keeps the link, however long it lasts.
+    for (let i = 0; i < 5; i++) {
+      const beat = cloud.waitFor('heartbeat');
+      clock.advance(1000);
+      await beat;
+      cloud.send({ type: 'job.cancel', jobId: `job_${i}` });
+      await cloud.waitFor('job.cancelled');
+    }
+    assert.equal(a.link?.state, 'online');
+    // One that stops answering (no message, no pong) is dropped after three intervals.
+    cloud.socket!.pause();
+    const waiting = untilState(a, 'waiting');
+    clock.advance(2000);
+    assert.equal(a.link?.state, 'online');
+    clock.advance(1000);
+    await waiting;
+    assert.equal(cloud.connections, 1);
+  });
+
+  test('printer status changes are reported to the cloud', async () => {
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    printer.paperOut = true;
+    const status = cloud.waitFor('printer.status', (m) => m.status === 'paper_out');
+    cloud.dispatch(makeJob('job_1', a.printers[0]!.agentPrinterId));
+    const message = await status;
+    assert.equal(message.agentPrinterId, a.printers[0]!.agentPrinterId);
+    assert.equal(message.detail, 'paper out');
+  });
+
+  test('a job interrupted by a crash is reported failed INTERRUPTED after the restart', async () => {
+    let a = await openAgent();
+    const agentPrinterId = a.printers[0]!.agentPrinterId;
+    a.queue.accept(makeJob('job_1', agentPrinterId));
+    a.queue.markPrinting('job_1');
+    await a.stop(); // as if the process died between marking and finishing
+    a = await Agent.open({ dataDir, clock, logger: silentLogger(), runner: { pollIntervalMs: 0 } });
+    agent = a;
+    a.start();
+    const result = await cloud.waitFor('job.result');
+    assert.deepEqual(
+      [result.jobId, result.outcome, result.errorCode, result.retryable],
+      ['job_1', 'failed', 'INTERRUPTED', false],
+    );
+    assert.equal(printer.byteCount, 0);
+  });
+
   test('reconnect delays double up to the cap while the cloud is away', async () => {
     const a = await openAgent(() => 0.999);
     a.start();

@@ -95,6 +95,17 @@ describe('raw TCP transport', () => {
     assert.equal(printer.byteCount, 1000);
   });
 
+  test('a printer that stops taking data fails the write with TIMEOUT', async () => {
+    const stuck = await FakePrinter.start();
+    stuck.stall();
+    const transport = transportFor(stuck, { writeTimeoutMs: 300 });
+    await transport.open();
+    // More than loopback's socket buffers can hold, so the write must wait for the printer.
+    await rejectsWith(transport.write(Buffer.alloc(64 * 1024 * 1024, 0x41)), 'TIMEOUT');
+    await transport.close();
+    await stuck.stop();
+  });
+
   test('a closed port fails with CONNECTION_REFUSED', async () => {
     const closed = await FakePrinter.start();
     await closed.refuseConnections();

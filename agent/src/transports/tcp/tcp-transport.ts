@@ -121,12 +121,13 @@ export class TcpTransport implements Transport {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         cleanup();
-        reject(
-          new PrintwireError(
-            'TIMEOUT',
-            `the printer took no data for ${this.#options.writeTimeoutMs} ms`,
-          ),
+        // A printer stuck with a full buffer will not take a graceful close either.
+        this.#failure = new PrintwireError(
+          'TIMEOUT',
+          `the printer took no data for ${this.#options.writeTimeoutMs} ms`,
         );
+        socket.destroy();
+        reject(this.#failure);
       }, this.#options.writeTimeoutMs);
       const onClose = () => {
         cleanup();
