@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { TestContext } from 'node:test';
+
+const run = promisify(execFile);
+
+/** The backend CUPS runs for our test queues: it writes each job to a file. */
+export const CUPS_TEST_BACKEND = '/usr/lib/cups/backend/printwire-file';
+
+/*
+ * `printwire-file:/DIR` writes job N to DIR/job-N.out. A backend of mode 0755 runs as the
+ * unprivileged `lp` user, so DIR is world-writable. Without arguments it lists itself, as
+ * `lpinfo -v` asks every backend to.
+ */
+const BACKEND_SCRIPT = `#!/bin/sh
+if [ $# -eq 0 ]; then
+  echo 'direct printwire-file "Unknown" "Printwire test file backend"'
+  exit 0
+fi
+dir="\${DEVICE_URI#printwire-file:}"
+out="$dir/job-$1.tmp"
+if [ $# -ge 6 ]; then cat "$6" > "$out"; else cat > "$out"; fi
+mv "$out" "$dir/job-$1.out"
+exit 0
+`;
+
+/** A CUPS queue whose printed jobs land as files in `dir`. */
+export interface CupsTestQueue {
+  name: string;
+  dir: string;
+  /** Waits for the file of CUPS job `jobId` and returns its bytes. */
+  output(jobId: number, timeoutMs?: number): Promise<Buffer>;
+  /** The jobs written so far, by CUPS job id. */
+  jobs(): Promise<number[]>;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+async function schedulerRunning(): Promise<boolean> {
+  try {
+    const { stdout } = await run('lpstat', ['-r']);
+    return /scheduler is running/.test(stdout);
+  } catch {
+    return false;
+  }
+}
+
+async function ensureScheduler(): Promise<void> {
+  if (await schedulerRunning()) return;
+  if (!existsSync('/usr/sbin/cupsd')) throw new Error('cupsd is not installed (Debian: cups)');
+  await run('/usr/sbin/cupsd');
+  for (let i = 0; i < 100; i++) {
+    if (await schedulerRunning()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('cupsd did not start within 5 s');
+}
+
+async function installBackend(): Promise<void> {
+  let current = '';
+  try {
+    current = await readFile(CUPS_TEST_BACKEND, 'utf8');
+  } catch {
+    // not installed yet
+  }
+  if (current !== BACKEND_SCRIPT) await writeFile(CUPS_TEST_BACKEND, BACKEND_SCRIPT);
+  await chmod(CUPS_TEST_BACKEND, 0o755);
+}
+
+/**
+ * Sets up a raw CUPS queue `name` (starting cupsd when it is not running) whose backend writes
+ * every job to a file. Needs root and Debian's `cups cups-client cups-bsd`.
+ */
+export async function createCupsQueue(name: string): Promise<CupsTestQueue> {
+  await ensureScheduler();
+  await installBackend();
+  const dir = await mkdtemp(join(tmpdir(), 'printwire-cups-'));
+  await chmod(dir, 0o777);
+  await mkdir(dir, { recursive: true });
+  // `-m raw` is deprecated in CUPS 2.4 but still the way to get a queue without filters.
+  await run('lpadmin', ['-p', name, '-E', '-v', `printwire-file:${dir}`, '-m', 'raw']);
+  const jobs = async () =>
+    (await readdir(dir))
+      .map((f) => /^job-(\d+)\.out$/.exec(f)?.[1])
+      .filter((id): id is string => id !== undefined)
+      .map(Number);
+  return {
+    name,
+    dir,
+    jobs,
+    async output(jobId, timeoutMs = 10_000) {
+      const path = join(dir, `job-${jobId}.out`);
+      const until = Date.now() + timeoutMs;
+      while (!existsSync(path)) {
+        if (Date.now() > until) throw new Error(`CUPS job ${jobId} wrote no output`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return readFile(path);
+    },
+    async stop() {
+      await run('cupsdisable', [name]);
+    },
+    async start() {
+      await run('cupsenable', [name]);
+    },
+    async remove() {
+      await run('lpadmin', ['-x', name]).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The queue for a test file, or null after skipping the test when CUPS cannot be set up here
+ * and `CI` is not set. Under CI a missing CUPS fails the test.
+ */
+export async function cupsQueueOrSkip(t: TestContext, name: string): Promise<CupsTestQueue | null> {
+  try {
+    return await createCupsQueue(name);
+  } catch (error) {
+    if (process.env.CI) throw error;
+    t.skip(`CUPS cannot be set up here: ${(error as Error).message}`);
+    return null;
+  }
+}
