@@ -207,6 +207,17 @@ export class Agent {
         'job interrupted by a crash; reported failed, not printed again',
       );
     }
+    // Jobs left for a printer that was removed from the configuration can never print.
+    const known = new Set(agent.printers.map((p) => p.agentPrinterId));
+    for (const printerId of agent.queue.printersWithQueuedJobs().filter((p) => !known.has(p))) {
+      for (const jobId of agent.queue.queuedJobIds(printerId)) {
+        agent.queue.markFailed(jobId, {
+          code: 'PRINTER_NOT_FOUND',
+          message: `printer ${printerId} is no longer configured on this agent`,
+          retryable: false,
+        });
+      }
+    }
     agent.queue.prune();
     return agent;
   }

@@ -242,6 +242,35 @@ describe('cloud link', () => {
     assert.equal(printer.byteCount, 0);
   });
 
+  test('per-printer defaults pushed by the cloud apply to the next job', async () => {
+    const a = await openAgent();
+    const agentPrinterId = a.printers[0]!.agentPrinterId;
+    cloud.config = {
+      printers: [
+        { agentPrinterId, printerId: 'prt_1', defaults: { codepage: 'CP858', cut: 'none' } },
+      ],
+    };
+    a.start();
+    await untilState(a, 'online');
+    cloud.dispatch(makeJob('job_1', agentPrinterId, { content: 'Total 5 €', options: {} }));
+    await cloud.waitFor('job.result');
+    const bytes = printer.bytes();
+    assert.ok(bytes.includes(Buffer.from([0x1b, 0x74, 19])), 'ESC t 19 selects CP858');
+    assert.ok(bytes.includes(Buffer.from('Total 5 \xd5', 'latin1')), 'the euro sign in CP858');
+    assert.equal(bytes.includes(Buffer.from([0x1d, 0x56])), false, 'no cut');
+  });
+
+  test('jobs left for a printer that is no longer configured fail with PRINTER_NOT_FOUND', async () => {
+    let a = await openAgent();
+    a.queue.accept(makeJob('job_1', a.printers[0]!.agentPrinterId));
+    await a.stop();
+    const other = await FakePrinter.start();
+    a = await Agent.open({ dataDir, printers: [other.uri()], clock, logger: silentLogger() });
+    agent = a;
+    assert.equal(a.queue.get('job_1')?.errorCode, 'PRINTER_NOT_FOUND');
+    await other.stop();
+  });
+
   test('reconnect delays double up to the cap while the cloud is away', async () => {
     const a = await openAgent(() => 0.999);
     a.start();

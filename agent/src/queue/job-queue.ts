@@ -194,6 +194,16 @@ export class JobQueue {
     return row.at;
   }
 
+  /** Ids of the jobs waiting for a printer, oldest first. */
+  queuedJobIds(agentPrinterId: string): string[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT id FROM jobs WHERE agent_printer_id = ? AND state = 'queued' ORDER BY received_at, rowid`,
+      )
+      .all(agentPrinterId) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
   /** Printers that have queued jobs (including printers this agent no longer has). */
   printersWithQueuedJobs(): string[] {
     const rows = this.#db
