@@ -123,7 +123,7 @@ export class EscposInterpreter {
   }
 
   write(chunk: Uint8Array): void {
-    if (this.ended) throw new Error('write after end');
+    if (this.ended) throw new PrintwireError('INTERNAL', 'EscposInterpreter: write after end');
     if (this.pending.length === 0) this.run(chunk, false);
     else {
       const bytes = new Uint8Array(this.pending.length + chunk.length);
