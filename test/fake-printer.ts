@@ -153,10 +153,14 @@ export class FakePrinter extends EventEmitter {
     this.#dropAfter = null;
     // 0: data, 1: saw DLE, 2: saw DLE EOT
     let state = 0;
+    // Records the bytes and tells listeners, in stream order: a status request that follows
+    // job bytes is answered after listeners saw them (and could, say, run out of paper).
     const record = (bytes: number[]) => {
       if (bytes.length === 0) return;
       this.#chunks.push(Buffer.from(bytes));
       this.#length += bytes.length;
+      bytes.length = 0;
+      this.emit('data', this.bytes());
     };
     socket.on('data', (chunk: Buffer) => {
       const data: number[] = [];
@@ -172,6 +176,7 @@ export class FakePrinter extends EventEmitter {
         } else if (state === 2) {
           state = 0;
           if (byte >= 1 && byte <= 4) {
+            record(data);
             this.statusRequests += 1;
             if (this.answersStatus) socket.write(Buffer.from([this.statusByte(byte)]));
             this.emit('status', byte);
@@ -186,7 +191,6 @@ export class FakePrinter extends EventEmitter {
         }
       }
       record(data);
-      if (data.length > 0) this.emit('data', this.bytes());
       if (budget.left !== null && budget.left <= 0) socket.resetAndDestroy();
     });
     socket.on('close', () => this.#sockets.delete(socket));

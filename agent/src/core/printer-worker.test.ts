@@ -211,6 +211,27 @@ describe('printer worker', () => {
     assert.equal(queue.get('job_1')?.state, 'queued');
   });
 
+  test('a printer that runs out of paper during the job is not reported printed', async () => {
+    printer.once('data', () => (printer.paperOut = true));
+    startWorker();
+    queue.accept(makeJob('job_1'));
+    worker.wake();
+    await worker.idle();
+    assert.ok(printer.bytes().includes('job job_1'), 'the bytes went out');
+    assert.deepEqual(log.slice(1), [
+      { kind: 'progress', stage: 'printing', attempt: 1 },
+      { kind: 'status', status: 'paper_out' },
+      {
+        kind: 'progress',
+        stage: 'retry_scheduled',
+        attempt: 2,
+        errorCode: 'PAPER_OUT',
+        nextAttemptAt: '2026-01-01T00:00:02.000Z',
+      },
+    ]);
+    assert.equal(queue.isPrinted('job_1'), false);
+  });
+
   test('a job the printer cannot print fails at once, not retried', async () => {
     startWorker();
     queue.accept(makeJob('job_1', { type: 'zpl' }));

@@ -165,6 +165,33 @@ describe('agent protocol parsing', () => {
     assert.equal(parseAgentMessage(JSON.stringify(longId)).ok, false);
   });
 
+  test('ids, texts, printer lists and capabilities are capped at their edges', () => {
+    const L = PROTOCOL_LIMITS;
+    const ok = (message: object) => parseAgentMessage(JSON.stringify(message)).ok;
+    const ack = (jobId: string) => ({ type: 'job.ack', jobId, attempt: 1 });
+    assert.equal(ok(ack('j'.repeat(L.maxIdChars))), true);
+    assert.equal(ok(ack('j'.repeat(L.maxIdChars + 1))), false);
+    assert.equal(ok(ack('')), false);
+    const status = (detail: string) => ({
+      type: 'printer.status',
+      agentPrinterId: 'p_1',
+      status: 'error',
+      detail,
+      at: '2026-01-01T00:00:00.000Z',
+    });
+    assert.equal(ok(status('d'.repeat(L.maxTextChars))), true);
+    assert.equal(ok(status('d'.repeat(L.maxTextChars + 1))), false);
+    const printers = (n: number) => ({ type: 'printers', printers: Array(n).fill(printer) });
+    assert.equal(ok(printers(L.maxPrinters)), true);
+    assert.equal(ok(printers(L.maxPrinters + 1)), false);
+    const caps = (n: number) => ({
+      type: 'printers',
+      printers: [{ ...printer, capabilities: Array(n).fill('cut') }],
+    });
+    assert.equal(ok(caps(L.maxCapabilities)), true);
+    assert.equal(ok(caps(L.maxCapabilities + 1)), false);
+  });
+
   test('a message over the byte limit is refused before it is parsed', () => {
     const limit = 1000;
     const make = (size: number) => {
