@@ -5,7 +5,7 @@ import { SerialPort } from 'serialport';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { parsePrinterUri } from '../../config/printer-uri.js';
 import { PtyPair } from './pty-pair.js';
-import { createSerialTransport, SerialTransport } from './serial-transport.js';
+import { createSerialTransport } from './serial-transport.js';
 import type { TransportOptions } from '../transport.js';
 
 /** The printer's end of the line: records bytes and answers DLE EOT like an Epson printer. */
@@ -65,10 +65,7 @@ describe('serial transport over a socat pty pair', () => {
   let pair: PtyPair;
   let printer: SerialPrinterEnd;
   const transportFor = (options: TransportOptions = {}) =>
-    createSerialTransport(
-      parsePrinterUri(`serial:${pair.agentPath}?baud=115200`).target,
-      options,
-    );
+    createSerialTransport(parsePrinterUri(`serial:${pair.agentPath}?baud=115200`).target, options);
 
   before(async () => {
     pair = await PtyPair.start();
@@ -123,7 +120,7 @@ describe('serial transport over a socat pty pair', () => {
 
   test('a port that does not exist fails to open with PRINTER_OFFLINE', async () => {
     const target = parsePrinterUri('serial:/dev/printwire-no-such-port').target;
-    await rejectsWith(new SerialTransport(target as never).open(), 'PRINTER_OFFLINE');
+    await rejectsWith(createSerialTransport(target).open(), 'PRINTER_OFFLINE');
   });
 });
 
@@ -133,10 +130,9 @@ describe('a serial port that vanishes mid-job', () => {
     // The printer end stops reading, so the job backs up in the terminals' buffers.
     const end = await openPort(pair.printerPath);
     end.pause();
-    const transport = createSerialTransport(
-      parsePrinterUri(`serial:${pair.agentPath}`).target,
-      { writeTimeoutMs: 5000 },
-    );
+    const transport = createSerialTransport(parsePrinterUri(`serial:${pair.agentPath}`).target, {
+      writeTimeoutMs: 5000,
+    });
     await transport.open();
     const writing = transport.write(Buffer.alloc(4 * 1024 * 1024, 0x41));
     // Unplug once the job is under way.

@@ -204,15 +204,17 @@ export class SerialTransport implements Transport {
   close(): Promise<void> {
     const port = this.#port;
     this.#port = null;
-    console.error("close", !!port, port?.isOpen);
     if (!port || !port.isOpen) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(finish, SERIAL_DEFAULTS.closeTimeoutMs);
-      function finish() {
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
-        if (port!.isOpen) port!.close(() => resolve());
+        if (port.isOpen) port.close(() => resolve());
         else resolve();
-      }
+      };
+      const timer = setTimeout(finish, SERIAL_DEFAULTS.closeTimeoutMs);
       port.drain(() => finish());
     });
   }
