@@ -177,6 +177,11 @@ export class Agent {
     if (options.printers && options.printers.length > 0)
       config = setPrinters(config, options.printers);
     let token = readDeviceToken(options.dataDir);
+    if (token && options.activationCode) {
+      logger.info(
+        'already activated: --activation-code is not used (delete device-token to re-activate)',
+      );
+    }
     if (!token && options.activationCode) {
       if (!config.cloudUrl)
         throw new PrintwireError('VALIDATION_FAILED', '--cloud is needed to activate');
