@@ -37,6 +37,7 @@ describe('agent process crashes', () => {
   let printer: FakePrinter;
   let args: string[];
   let running: ChildProcess | null = null;
+  let agentPrinterId = '';
 
   before(async () => {
     cloud = await FakeCloud.start();
@@ -71,7 +72,7 @@ describe('agent process crashes', () => {
       .catch((e: Error) => {
         throw new Error(`${e.message}\n${first.output()}`);
       });
-    const agentPrinterId = hello.printers[0]!.agentPrinterId;
+    agentPrinterId = hello.printers[0]!.agentPrinterId;
     const job: DispatchedJob = {
       id: 'job_crash_1',
       attempt: 1,
@@ -137,6 +138,16 @@ describe('agent process crashes', () => {
       }),
     ) as { deviceId: string; queue: { printed: number; queued: number } };
     assert.equal(status.deviceId, 'dev_1');
+    const printers = JSON.parse(
+      execFileSync(process.execPath, [BIN, 'printers', '--data-dir', dataDir, '--json'], {
+        encoding: 'utf8',
+      }),
+    ) as Array<{ agentPrinterId: string; name: string }>;
+    assert.deepEqual(
+      printers.map((p) => [p.agentPrinterId, p.name]),
+      [[agentPrinterId, 'Counter']],
+      'the printer kept its id across three starts',
+    );
     assert.deepEqual([status.queue.printed, status.queue.queued], [1, 0]);
   });
 });
