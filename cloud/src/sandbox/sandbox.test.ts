@@ -97,8 +97,11 @@ describe('the sandbox', () => {
       'preview differs from the virtual printer’s rendering of the bytes',
     );
     assert.equal(pngSize(preview.raw).width, 576);
-    const stored = await h.store.jobs.getContent(free.orgId, 'test', res.body.id);
-    const page = interpretEscpos(stored!.output!, { paper: '80mm' });
+    const printed = await h.cloud.jobs.printedBytes(
+      { organization: (await h.store.organizations.get(free.orgId))!, mode: 'test' },
+      res.body.id,
+    );
+    const page = interpretEscpos(printed!.bytes, { paper: '80mm' });
     assert.ok(page.textRuns.some((r) => r.text.includes(FOOTER_TEXT)));
     const second = await h.call('GET', `/v1/jobs/${res.body.id}/preview`, { key: free.testKey });
     assert.ok(second.raw.equals(preview.raw), 'the stored preview is served again');
@@ -109,8 +112,11 @@ describe('the sandbox', () => {
       key: starter.testKey,
       body: { type: 'receipt', data: doc },
     });
-    const stored = await h.store.jobs.getContent(starter.orgId, 'test', res.body.id);
-    const page = interpretEscpos(stored!.output!, { paper: '80mm' });
+    const printed = await h.cloud.jobs.printedBytes(
+      { organization: (await h.store.organizations.get(starter.orgId))!, mode: 'test' },
+      res.body.id,
+    );
+    const page = interpretEscpos(printed!.bytes, { paper: '80mm' });
     assert.ok(!page.textRuns.some((r) => r.text.includes(FOOTER_TEXT)));
     assert.ok(page.textRuns.some((r) => r.text.includes('Croissant')));
   });
@@ -129,8 +135,11 @@ describe('the sandbox', () => {
       key: starter.testKey,
     });
     assert.equal(pngSize(preview.raw).width, 384);
-    const stored = await h.store.jobs.getContent(starter.orgId, 'test', res.body.id);
-    const page = interpretEscpos(stored!.output!, { paper: '58mm' });
+    const printed = await h.cloud.jobs.printedBytes(
+      { organization: (await h.store.organizations.get(starter.orgId))!, mode: 'test' },
+      res.body.id,
+    );
+    const page = interpretEscpos(printed!.bytes, { paper: '58mm' });
     assert.equal(page.textRuns.filter((r) => r.text.includes('Croissant')).length, 2);
     assert.equal(page.drawerPulses.length, 1);
   });

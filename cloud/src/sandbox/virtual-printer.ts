@@ -1,8 +1,11 @@
 /**
- * The sandbox's print: what a test job's printer would have received, computed at once. Receipts
- * go through the shared receipt encoder, text is encoded in the printer's default code table,
- * ESC/POS and raw bytes are taken as given; the preview is later drawn from exactly these bytes
- * by the shared virtual printer (renderEscposToPng).
+ * The sandbox's print. `printVirtually` decides at once how a test job ends (printed, or failed
+ * with PAPER_OUT on the paper-out printer); `printedBytes` computes what the printer received:
+ * receipts through the shared receipt encoder, text in the printer's default code table, ESC/POS
+ * and raw bytes as given. The preview is drawn from exactly these bytes by the shared virtual
+ * printer (renderEscposToPng). The bytes are computed when the preview is first asked for, not
+ * at creation: they follow from the stored content, and encoding on the request path would cut
+ * the API's throughput for a preview most jobs never need.
  */
 import { encodeText, type CodepageName } from '@printwire/shared/codepage/index';
 import { encodeReceipt, type ReceiptDocument } from '@printwire/shared/receipt/index';
@@ -14,9 +17,7 @@ export const PREVIEW_TYPES: readonly string[] = ['receipt', 'escpos', 'raw', 'te
 export interface VirtualJob {
   type: string;
   encoding: string;
-  /** The receipt document, for receipt jobs. */
-  document?: ReceiptDocument | undefined;
-  /** The content bytes (text as UTF-8). */
+  /** The stored content (receipt JSON, text as UTF-8, or bytes). */
   content: Buffer;
   options: {
     copies?: number | undefined;
@@ -24,14 +25,19 @@ export interface VirtualJob {
     openDrawer?: boolean | undefined;
     codepage?: CodepageName | undefined;
     footer?: boolean | undefined;
+    paper?: '58mm' | '80mm' | undefined;
+    /** The printer profile the receipt is encoded for. */
+    profile?: string | undefined;
   };
 }
 
 export interface VirtualPrint {
-  /** Printer bytes that were printed; null when nothing was (paper out, or no preview type). */
-  output: Buffer | null;
+  /** True when something was printed that the virtual printer can draw. */
+  previewable: boolean;
   /** The paper the job printed on. */
   paper: '58mm' | '80mm';
+  /** The printer profile receipts are encoded for. */
+  profile: string;
   /** Transitions after queued. */
   then: Array<{ state: JobState; errorCode?: string; errorMessage?: string }>;
 }
@@ -45,17 +51,19 @@ export function profileOf(printer: Printer | undefined, paper: '58mm' | '80mm'):
   return printer?.profile ?? (paper === '58mm' ? 'generic-58mm' : 'generic-80mm');
 }
 
-/** Prints `job` on the virtual `printer`; throws PrintwireError INVALID_JOB when it cannot encode. */
+/** How a test job of `type` ends on the virtual `printer`. */
 export function printVirtually(
-  job: VirtualJob,
+  type: string,
   printer: Printer | undefined,
   requestedPaper?: string,
 ): VirtualPrint {
   const paper = paperOf(printer, requestedPaper);
+  const profile = profileOf(printer, paper);
   if (printer?.sandbox && printer.status === 'paper_out') {
     return {
-      output: null,
+      previewable: false,
       paper,
+      profile,
       then: [
         { state: 'sending' },
         {
@@ -67,41 +75,42 @@ export function printVirtually(
     };
   }
   return {
-    output: outputOf(job, printer, paper),
+    previewable: PREVIEW_TYPES.includes(type),
     paper,
+    profile,
     then: [{ state: 'sending' }, { state: 'printed' }],
   };
 }
 
-function outputOf(
-  job: VirtualJob,
-  printer: Printer | undefined,
-  paper: '58mm' | '80mm',
-): Buffer | null {
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** The bytes the virtual printer received for a test job; null for types it cannot draw. */
+export function printedBytes(job: VirtualJob): Buffer | null {
+  const o = job.options;
+  const paper = o.paper ?? '80mm';
   switch (job.type) {
     case 'receipt': {
-      if (!job.document) return null;
-      const o = job.options;
-      const bytes = encodeReceipt(job.document, profileOf(printer, paper), {
-        paper,
-        ...(o.copies !== undefined ? { copies: o.copies } : {}),
-        ...(o.cut !== undefined ? { cut: o.cut } : {}),
-        ...(o.openDrawer !== undefined ? { openDrawer: o.openDrawer } : {}),
-        ...(o.codepage !== undefined ? { codepage: o.codepage } : {}),
-        ...(o.footer ? { footer: true } : {}),
-      });
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const document = JSON.parse(job.content.toString('utf8')) as ReceiptDocument;
+      return asBuffer(
+        encodeReceipt(document, o.profile ?? profileOf(undefined, paper), {
+          paper,
+          ...(o.copies !== undefined ? { copies: o.copies } : {}),
+          ...(o.cut !== undefined ? { cut: o.cut } : {}),
+          ...(o.openDrawer !== undefined ? { openDrawer: o.openDrawer } : {}),
+          ...(o.codepage !== undefined ? { codepage: o.codepage } : {}),
+          ...(o.footer ? { footer: true } : {}),
+        }),
+      );
     }
     case 'escpos':
     case 'raw':
       return job.content;
-    case 'text': {
+    case 'text':
       if (job.encoding === 'base64') return job.content;
-      // A printer starts in code table 0 (CP437); text is encoded for it, lossy characters
+      // A printer starts in code table 0 (CP437); text is encoded for it, characters it lacks
       // transliterated as the receipt engine does.
-      const { bytes } = encodeText(job.content.toString('utf8'), 'CP437');
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
+      return asBuffer(encodeText(job.content.toString('utf8'), 'CP437').bytes);
     default:
       return null;
   }

@@ -5,8 +5,6 @@
  */
 import type { Logger } from 'pino';
 import { PrintwireError, type FieldIssue } from '@printwire/shared/errors/index';
-import type { CodepageName } from '@printwire/shared/codepage/index';
-import type { ReceiptDocument } from '@printwire/shared/receipt/index';
 import { renderReceiptDocument, renderTemplate } from '@printwire/shared/template/index';
 import { renderEscposToPng } from '@printwire/shared/escpos/index';
 import type { EventBus } from '../cache/types.js';
@@ -14,7 +12,7 @@ import type { CloudConfig } from '../config.js';
 import { invalid } from '../http/errors.js';
 import { presentJob } from '../http/present.js';
 import type { Clock } from '../lib/clock.js';
-import { PREVIEW_TYPES, printVirtually } from '../sandbox/virtual-printer.js';
+import { printedBytes, printVirtually, type VirtualJob } from '../sandbox/virtual-printer.js';
 import type { JobFilter } from '../storage/jobs.js';
 import type { Store } from '../storage/store.js';
 import type {
@@ -50,7 +48,6 @@ interface Prepared {
   type: string;
   encoding: string;
   content: Buffer;
-  document: ReceiptDocument | undefined;
   templateId: string | null;
   templatePaper: string | null;
 }
@@ -80,8 +77,9 @@ export class JobService {
     const [prepared, target] = await Promise.all([
       checked.value.direct
         ? Promise.resolve<Prepared>({
-            ...checked.value.direct,
-            document: checked.value.direct.document,
+            type: checked.value.direct.type,
+            encoding: checked.value.direct.encoding,
+            content: checked.value.direct.content,
             templateId: null,
             templatePaper: null,
           })
@@ -127,7 +125,6 @@ export class JobService {
           type: 'receipt',
           encoding: 'json',
           content: Buffer.from(JSON.stringify(document), 'utf8'),
-          document,
           templateId: template.id,
           templatePaper: template.paper,
         };
@@ -137,7 +134,6 @@ export class JobService {
         type: template.type,
         encoding: 'utf8',
         content: Buffer.from(text, 'utf8'),
-        document: undefined,
         templateId: template.id,
         templatePaper: template.paper,
       };
@@ -174,29 +170,18 @@ export class JobService {
     const options = { ...input.options };
     if (rules.footer && prepared.type === 'receipt') options.footer = true;
 
-    let output: Buffer | null = null;
+    let previewable = false;
     let then: Array<{ state: JobState; errorCode?: string; errorMessage?: string }> | undefined;
     if (ctx.mode === 'test') {
       const print = printVirtually(
-        {
-          type: prepared.type,
-          encoding: prepared.encoding,
-          document: prepared.document,
-          content: prepared.content,
-          options: options as {
-            copies?: number;
-            cut?: 'full' | 'partial' | 'none';
-            openDrawer?: boolean;
-            codepage?: CodepageName;
-            footer?: boolean;
-          },
-        },
+        prepared.type,
         target.printer,
         options.paper as string | undefined,
       );
-      output = print.output && PREVIEW_TYPES.includes(prepared.type) ? print.output : null;
+      previewable = print.previewable;
       then = print.then;
       options.paper = print.paper;
+      if (prepared.type === 'receipt') options.profile = print.profile;
     }
 
     const result = await store.jobs.create(
@@ -214,7 +199,7 @@ export class JobService {
         metadata: input.metadata,
         options,
         content: prepared.content,
-        output,
+        previewable,
         expiresAt: now + input.expireAfterS * 1000,
         retentionDays: org.retentionDays,
         monthlyQuota: rules.monthlyJobs,
@@ -260,10 +245,6 @@ export class JobService {
         `job ${id}'s content is no longer retained, so it cannot be reprinted`,
       );
     }
-    const document =
-      original.type === 'receipt' && original.encoding === 'json'
-        ? (JSON.parse(stored.content.toString('utf8')) as ReceiptDocument)
-        : undefined;
     const printer = original.printerId
       ? await this.deps.store.inventory.getPrinter(ctx.organization.id, original.printerId, {
           includeSandbox: ctx.mode === 'test',
@@ -271,12 +252,12 @@ export class JobService {
       : undefined;
     const options = { ...original.options };
     delete options.footer;
+    delete options.profile;
     return this.store(ctx, {
       prepared: {
         type: original.type,
         encoding: original.encoding,
         content: stored.content,
-        document,
         templateId: original.templateId,
         templatePaper: null,
       },
@@ -325,19 +306,37 @@ export class JobService {
   }
 
   /**
-   * The PNG the virtual printer drew of a sandbox job, drawn on first request from the bytes the
-   * sandbox printed and kept with the content. JOB_NOT_FOUND for no job; NOT_FOUND for live
-   * jobs, types without a preview, and deleted content.
+   * The bytes the virtual printer printed for a sandbox job (computed from the stored content),
+   * or undefined when it has none: live jobs, types without a preview, deleted content.
+   */
+  async printedBytes(
+    ctx: JobContext,
+    id: string,
+  ): Promise<{ job: Job; bytes: Buffer; preview: Buffer | null } | undefined> {
+    const job = await this.get(ctx, id);
+    if (job.mode !== 'test' || !job.hasPreview) return undefined;
+    const stored = await this.deps.store.jobs.getContent(ctx.organization.id, ctx.mode, id);
+    if (!stored) return undefined;
+    const bytes = printedBytes({
+      type: job.type,
+      encoding: job.encoding,
+      content: stored.content,
+      options: job.options as VirtualJob['options'],
+    });
+    return bytes ? { job, bytes, preview: stored.preview } : undefined;
+  }
+
+  /**
+   * The PNG the virtual printer drew of a sandbox job: drawn on first request from the bytes it
+   * printed, then kept with the content (and deleted with it). JOB_NOT_FOUND for no job;
+   * NOT_FOUND for live jobs, types without a preview, and deleted content.
    */
   async preview(ctx: JobContext, id: string): Promise<Buffer> {
-    const job = await this.get(ctx, id);
-    const none = () => new PrintwireError('NOT_FOUND', `job ${id} has no preview`);
-    if (job.mode !== 'test' || !job.hasPreview) throw none();
-    const stored = await this.deps.store.jobs.getContent(ctx.organization.id, ctx.mode, id);
-    if (!stored?.output) throw none();
-    if (stored.preview) return stored.preview;
-    const paper = job.options.paper === '58mm' ? '58mm' : '80mm';
-    const png = await renderEscposToPng(stored.output, { paper });
+    const printed = await this.printedBytes(ctx, id);
+    if (!printed) throw new PrintwireError('NOT_FOUND', `job ${id} has no preview`);
+    if (printed.preview) return printed.preview;
+    const paper = printed.job.options.paper === '58mm' ? '58mm' : '80mm';
+    const png = await renderEscposToPng(printed.bytes, { paper });
     await this.deps.store.jobs.savePreview(ctx.organization.id, id, png);
     return png;
   }

@@ -1,10 +1,13 @@
 /**
- * Group commit for SQLite: write units that arrive while a transaction is being committed wait and
- * then run together in the next transaction, each inside its own savepoint (a failing unit rolls
- * back alone). One synchronous=FULL commit then makes a whole batch durable, so the cost of the
- * sync is shared by every request in the batch instead of paid by each.
+ * Group commit for SQLite: write units that arrive while a batch is being committed wait and then
+ * run together in the next transaction. One commit (and one sync of the WAL) then makes a whole
+ * batch durable, so the cost of the sync is shared by every request in the batch.
+ *
+ * Units run back to back without savepoints (the common case: none fails). When one throws, the
+ * batch is rolled back and every unit is run again in its own transaction, so a failing unit
+ * (an idempotency race, a quota) never takes the others down with it.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 type Unit = {
@@ -16,21 +19,30 @@ type Unit = {
 export interface GroupCommitOptions {
   /** Most units per transaction. Default 256. */
   maxBatch?: number;
+  /**
+   * Called after each commit and awaited before any unit's promise resolves: makes the commit
+   * durable (the SQLite store syncs the WAL file here, off the event loop).
+   */
+  afterCommit?: () => Promise<void>;
 }
+
+class BatchFailed extends Error {}
 
 export class GroupCommitter {
   private queue: Unit[] = [];
   private running = false;
   private readonly maxBatch: number;
+  private readonly afterCommit: () => Promise<void>;
 
   constructor(
     private readonly db: Kysely<Database>,
     options: GroupCommitOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 256;
+    this.afterCommit = options.afterCommit ?? (async () => undefined);
   }
 
-  /** Runs `fn` in a transaction; resolves once that transaction is committed. */
+  /** Runs `fn` in a transaction; resolves once that transaction is committed and durable. */
   run<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ run: fn, resolve: resolve as (v: unknown) => void, reject });
@@ -51,30 +63,51 @@ export class GroupCommitter {
   }
 
   private async commitBatch(batch: Unit[]): Promise<void> {
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    let values: unknown[];
     try {
-      await this.db.transaction().execute(async (trx) => {
+      values = await this.db.transaction().execute(async (trx) => {
+        const out: unknown[] = [];
         for (const unit of batch) {
-          await sql`savepoint unit`.execute(trx);
           try {
-            const value = await unit.run(trx);
-            await sql`release savepoint unit`.execute(trx);
-            outcomes.push({ ok: true, value });
-          } catch (error) {
-            await sql`rollback to savepoint unit`.execute(trx);
-            await sql`release savepoint unit`.execute(trx);
-            outcomes.push({ ok: false, error });
+            out.push(await unit.run(trx));
+          } catch {
+            throw new BatchFailed();
           }
         }
+        return out;
       });
     } catch (error) {
-      for (const unit of batch) unit.reject(error);
+      if (batch.length === 1 || !(error instanceof BatchFailed)) {
+        if (batch.length === 1 && error instanceof BatchFailed) await this.runAlone(batch[0]!);
+        else for (const unit of batch) unit.reject(error);
+        return;
+      }
+      for (const unit of batch) await this.runAlone(unit);
       return;
     }
-    batch.forEach((unit, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) unit.resolve(outcome.value);
-      else unit.reject(outcome.error);
-    });
+    await this.durable(batch);
+    batch.forEach((unit, i) => unit.resolve(values[i]));
+  }
+
+  private async runAlone(unit: Unit): Promise<void> {
+    let value: unknown;
+    try {
+      value = await this.db.transaction().execute((trx) => unit.run(trx));
+    } catch (error) {
+      unit.reject(error);
+      return;
+    }
+    if (await this.durable([unit])) unit.resolve(value);
+  }
+
+  /** Runs afterCommit; on failure rejects every unit (their commit may not be durable). */
+  private async durable(units: Unit[]): Promise<boolean> {
+    try {
+      await this.afterCommit();
+      return true;
+    } catch (error) {
+      for (const unit of units) unit.reject(error);
+      return false;
+    }
   }
 }

@@ -2,10 +2,11 @@
  * Devices and their printers. `includeSandbox` is true for test keys only: live keys never see
  * the sandbox device or its virtual printers.
  */
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from './cursor.js';
-import type { Database } from './schema.js';
+import { PreparedCache, slot } from './prepared.js';
+import type { Database, PrintersTable } from './schema.js';
 import { toDevice, toPrinter } from './rows.js';
 import type { WriteFn } from './organizations.js';
 import type { Device, Page, PageQuery, Printer } from './types.js';
@@ -65,6 +66,8 @@ function keyset<DB, TB extends keyof DB & string, O>(
 }
 
 export class InventoryRepository {
+  private readonly prepared = new PreparedCache();
+
   constructor(
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
@@ -215,18 +218,24 @@ export class InventoryRepository {
       sandbox?: boolean;
     },
   ): Promise<Printer[]> {
-    let q = this.read
-      .selectFrom('printers')
-      .selectAll()
-      .where('organizationId', '=', organizationId);
-    if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
-    if (match.id !== undefined) q = q.where('id', '=', match.id);
-    if (match.deviceId !== undefined) q = q.where('deviceId', '=', match.deviceId);
-    if (match.alias !== undefined) q = q.where('alias', '=', match.alias);
-    if (match.name !== undefined) q = q.where('name', '=', match.name);
-    if (match.isDefault !== undefined) q = q.where('isDefault', '=', match.isDefault ? 1 : 0);
-    if (match.sandbox !== undefined) q = q.where('sandbox', '=', match.sandbox ? 1 : 0);
-    const rows = await q.orderBy('sandbox', 'desc').orderBy('createdAt').limit(20).execute();
+    const fields = (['id', 'deviceId', 'alias', 'name', 'isDefault', 'sandbox'] as const).filter(
+      (f) => match[f] !== undefined,
+    );
+    const query = this.prepared.get(`printers.find.${v.includeSandbox}.${fields.join(',')}`, () => {
+      let q = this.read
+        .selectFrom('printers')
+        .selectAll()
+        .where('organizationId', '=', slot('org'));
+      if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
+      for (const f of fields) q = q.where(f, '=', slot(f));
+      return q.orderBy('sandbox', 'desc').orderBy('createdAt').limit(20);
+    });
+    const values: Record<string, unknown> = { org: organizationId };
+    for (const f of fields) {
+      const value = match[f];
+      values[f] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    }
+    const rows = await query.execute<Selectable<PrintersTable>>(this.read, values);
     return rows.map(toPrinter);
   }
 

@@ -3,13 +3,14 @@
  * organization id and the mode: a test key never sees a live job and the other way round.
  * The sweeper's two methods (expire, purge) are the only ones that span organizations.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from './cursor.js';
 import { transition, type TransitionInfo, type TransitionResult } from './job-states.js';
 import { usagePeriod, type WriteFn } from './organizations.js';
-import type { Database } from './schema.js';
+import { PreparedCache, slot } from './prepared.js';
+import type { Database, JobEventsTable, JobsTable } from './schema.js';
 import { toJob, toJobEvent } from './rows.js';
 import type { Job, JobEvent, JobState, Mode, Page, PageQuery } from './types.js';
 
@@ -28,8 +29,8 @@ export interface NewJob {
   options: Record<string, unknown>;
   /** The content as stored (what a reprint sends again). */
   content: Buffer;
-  /** Printer bytes the sandbox printed, kept to draw the preview from. */
-  output: Buffer | null;
+  /** True for sandbox jobs whose print the virtual printer can draw (hasPreview). */
+  previewable: boolean;
   expiresAt: number | null;
   /** The organization's retention, applied if the job finishes in this same write. */
   retentionDays: number;
@@ -61,7 +62,6 @@ export interface JobsRepositoryOptions {
 
 export interface JobContent {
   content: Buffer;
-  output: Buffer | null;
   preview: Buffer | null;
 }
 
@@ -70,8 +70,38 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
 }
 
+/** A job with every column set, to list the columns of the prepared insert. */
+const SAMPLE_JOB: Job = {
+  id: '',
+  organizationId: '',
+  mode: 'live',
+  idempotencyKey: null,
+  deviceId: null,
+  printerId: null,
+  source: 'cloud',
+  type: '',
+  encoding: '',
+  templateId: null,
+  state: 'queued',
+  attempt: 0,
+  maxAttempts: 0,
+  errorCode: null,
+  errorMessage: null,
+  metadata: {},
+  options: {},
+  contentRetained: true,
+  hasPreview: false,
+  createdAt: 0,
+  updatedAt: 0,
+  dispatchedAt: null,
+  printedAt: null,
+  expiresAt: null,
+  finishedAt: null,
+};
+
 export class JobsRepository {
   private readonly idempotencyWindowMs: number;
+  private readonly prepared = new PreparedCache();
 
   constructor(
     private readonly read: Kysely<Database>,
@@ -103,43 +133,26 @@ export class JobsRepository {
     now: number,
   ): Promise<CreateJobResult> {
     const id = newId('job', now);
+    const org = input.organizationId;
     if (input.idempotencyKey !== null) {
-      const existing = await trx
-        .selectFrom('idempotencyKeys')
-        .select(['jobId', 'createdAt'])
-        .where('organizationId', '=', input.organizationId)
-        .where('mode', '=', input.mode)
-        .where('key', '=', input.idempotencyKey)
-        .executeTakeFirst();
+      const scope = { org, mode: input.mode, key: input.idempotencyKey };
+      const [existing] = await this.idempotencySelect.execute<{ jobId: string; createdAt: number }>(
+        trx,
+        scope,
+      );
       if (existing && Number(existing.createdAt) > now - this.idempotencyWindowMs) {
-        const job = await this.getIn(trx, input.organizationId, input.mode, existing.jobId);
+        const job = await this.getIn(trx, org, input.mode, existing.jobId);
         if (job) return { job, created: false };
       }
-      if (existing) {
-        await trx
-          .deleteFrom('idempotencyKeys')
-          .where('organizationId', '=', input.organizationId)
-          .where('mode', '=', input.mode)
-          .where('key', '=', input.idempotencyKey)
-          .execute();
-      }
-      await trx
-        .insertInto('idempotencyKeys')
-        .values({
-          organizationId: input.organizationId,
-          mode: input.mode,
-          key: input.idempotencyKey,
-          jobId: id,
-          createdAt: now,
-        })
-        .execute();
+      if (existing) await this.idempotencyDelete.run(trx, scope);
+      await this.idempotencyInsert.run(trx, { ...scope, jobId: id, now });
     }
 
     if (input.mode === 'live') await this.countLiveJob(trx, input, now);
 
     let job: Job = {
       id,
-      organizationId: input.organizationId,
+      organizationId: org,
       mode: input.mode,
       idempotencyKey: input.idempotencyKey,
       deviceId: input.deviceId,
@@ -156,7 +169,7 @@ export class JobsRepository {
       metadata: input.metadata,
       options: input.options,
       contentRetained: true,
-      hasPreview: input.output !== null,
+      hasPreview: input.previewable,
       createdAt: now,
       updatedAt: now,
       dispatchedAt: null,
@@ -175,42 +188,29 @@ export class JobsRepository {
       dropContent = result.dropContent;
     }
 
-    await trx
-      .insertInto('jobs')
-      .values({
-        ...this.jobColumns(job),
-        contentExpiresAt: contentExpiresAt ?? null,
-      })
-      .execute();
-    await trx
-      .insertInto('jobEvents')
-      .values(events.map((e) => ({ jobId: id, organizationId: job.organizationId, ...e })))
-      .execute();
+    await this.jobInsert.run(trx, {
+      ...this.jobColumns(job),
+      contentExpiresAt: contentExpiresAt ?? null,
+    });
+    const eventValues: Record<string, unknown> = { jobId: id, org };
+    events.forEach((e, i) => {
+      eventValues[`state${i}`] = e.state;
+      eventValues[`code${i}`] = e.errorCode;
+      eventValues[`message${i}`] = e.errorMessage;
+      eventValues[`at${i}`] = e.at;
+    });
+    await this.eventsInsert(events.length).run(trx, eventValues);
     if (!dropContent) {
-      await trx
-        .insertInto('jobContents')
-        .values({
-          jobId: id,
-          organizationId: job.organizationId,
-          content: input.content,
-          output: input.output,
-          preview: null,
-        })
-        .execute();
+      await this.contentInsert.run(trx, { jobId: id, org, content: input.content });
     }
     const pairs = Object.entries(input.metadata);
     if (pairs.length > 0) {
-      await trx
-        .insertInto('jobMetadata')
-        .values(
-          pairs.map(([key, value]) => ({
-            jobId: id,
-            organizationId: job.organizationId,
-            key,
-            value,
-          })),
-        )
-        .execute();
+      const values: Record<string, unknown> = { jobId: id, org };
+      pairs.forEach(([key, value], i) => {
+        values[`key${i}`] = key;
+        values[`value${i}`] = value;
+      });
+      await this.metadataInsert(pairs.length).run(trx, values);
     }
     return { job: { ...job, events }, created: true };
   }
@@ -245,25 +245,114 @@ export class JobsRepository {
     };
   }
 
+  // Prepared statements of job creation (see prepared.ts).
+  private get idempotencySelect() {
+    return this.prepared.get('idem.select', () =>
+      this.read
+        .selectFrom('idempotencyKeys')
+        .select(['jobId', 'createdAt'])
+        .where('organizationId', '=', slot('org'))
+        .where('mode', '=', slot('mode'))
+        .where('key', '=', slot('key')),
+    );
+  }
+
+  private get idempotencyDelete() {
+    return this.prepared.get('idem.delete', () =>
+      this.read
+        .deleteFrom('idempotencyKeys')
+        .where('organizationId', '=', slot('org'))
+        .where('mode', '=', slot('mode'))
+        .where('key', '=', slot('key')),
+    );
+  }
+
+  private get idempotencyInsert() {
+    return this.prepared.get('idem.insert', () =>
+      this.read.insertInto('idempotencyKeys').values({
+        organizationId: slot('org'),
+        mode: slot('mode'),
+        key: slot('key'),
+        jobId: slot('jobId'),
+        createdAt: slot('now'),
+      }),
+    );
+  }
+
+  private get jobInsert() {
+    return this.prepared.get('job.insert', () => {
+      const columns = Object.keys(this.jobColumns(SAMPLE_JOB)).concat('contentExpiresAt');
+      const values = Object.fromEntries(columns.map((c) => [c, slot(c)]));
+      return this.read.insertInto('jobs').values(values as never);
+    });
+  }
+
+  private eventsInsert(count: number) {
+    return this.prepared.get(`events.insert.${count}`, () =>
+      this.read.insertInto('jobEvents').values(
+        Array.from({ length: count }, (_, i) => ({
+          jobId: slot<string>('jobId'),
+          organizationId: slot<string>('org'),
+          state: slot<string>(`state${i}`),
+          errorCode: slot<string | null>(`code${i}`),
+          errorMessage: slot<string | null>(`message${i}`),
+          at: slot<number>(`at${i}`),
+        })),
+      ),
+    );
+  }
+
+  private get contentInsert() {
+    return this.prepared.get('content.insert', () =>
+      this.read.insertInto('jobContents').values({
+        jobId: slot('jobId'),
+        organizationId: slot('org'),
+        content: slot('content'),
+        preview: null,
+      }),
+    );
+  }
+
+  private metadataInsert(count: number) {
+    return this.prepared.get(`metadata.insert.${count}`, () =>
+      this.read.insertInto('jobMetadata').values(
+        Array.from({ length: count }, (_, i) => ({
+          jobId: slot<string>('jobId'),
+          organizationId: slot<string>('org'),
+          key: slot<string>(`key${i}`),
+          value: slot<string>(`value${i}`),
+        })),
+      ),
+    );
+  }
+
   private async countLiveJob(
     trx: Transaction<Database>,
     input: NewJob,
     now: number,
   ): Promise<void> {
     const period = usagePeriod(now);
-    await trx
-      .insertInto('usageCounters')
-      .values({ organizationId: input.organizationId, period, liveJobs: 0 })
-      .onConflict((oc) => oc.columns(['organizationId', 'period']).doNothing())
-      .execute();
-    let update = trx
-      .updateTable('usageCounters')
-      .set((eb) => ({ liveJobs: eb('liveJobs', '+', 1) }))
-      .where('organizationId', '=', input.organizationId)
-      .where('period', '=', period);
-    if (input.monthlyQuota !== null) update = update.where('liveJobs', '<', input.monthlyQuota);
-    const result = await update.executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
+    const values = { org: input.organizationId, period, quota: input.monthlyQuota };
+    await this.prepared
+      .get('usage.ensure', () =>
+        this.read
+          .insertInto('usageCounters')
+          .values({ organizationId: slot('org'), period: slot('period'), liveJobs: 0 })
+          .onConflict((oc) => oc.columns(['organizationId', 'period']).doNothing()),
+      )
+      .run(trx, values);
+    const limited = input.monthlyQuota !== null;
+    const result = await this.prepared
+      .get(`usage.count.${limited}`, () => {
+        const q = this.read
+          .updateTable('usageCounters')
+          .set((eb) => ({ liveJobs: eb('liveJobs', '+', 1) }))
+          .where('organizationId', '=', slot('org'))
+          .where('period', '=', slot('period'));
+        return limited ? q.where('liveJobs', '<', slot<number>('quota')) : q;
+      })
+      .run(trx, values);
+    if (Number(result.numAffectedRows ?? 0) === 0) {
       throw new PrintwireError(
         'LICENSE_LIMIT',
         `the plan's ${input.monthlyQuota} live jobs of this month are used up`,
@@ -278,21 +367,28 @@ export class JobsRepository {
     mode: Mode,
     id: string,
   ): Promise<Job | undefined> {
-    const row = await db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('organizationId', '=', organizationId)
-      .where('mode', '=', mode)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const values = { org: organizationId, mode, id };
+    const [row] = await this.prepared
+      .get('job.get', () =>
+        this.read
+          .selectFrom('jobs')
+          .selectAll()
+          .where('organizationId', '=', slot('org'))
+          .where('mode', '=', slot('mode'))
+          .where('id', '=', slot('id')),
+      )
+      .execute<Selectable<JobsTable>>(db, values);
     if (!row) return undefined;
-    const events = await db
-      .selectFrom('jobEvents')
-      .selectAll()
-      .where('jobId', '=', id)
-      .where('organizationId', '=', organizationId)
-      .orderBy('id')
-      .execute();
+    const events = await this.prepared
+      .get('job.events', () =>
+        this.read
+          .selectFrom('jobEvents')
+          .selectAll()
+          .where('jobId', '=', slot('id'))
+          .where('organizationId', '=', slot('org'))
+          .orderBy('id'),
+      )
+      .execute<Selectable<JobEventsTable>>(db, values);
     return { ...toJob(row), events: events.map(toJobEvent) };
   }
 
@@ -308,42 +404,73 @@ export class JobsRepository {
     filter: JobFilter,
     page: PageQuery,
   ): Promise<Page<Job>> {
-    let q = this.read
-      .selectFrom('jobs')
-      .selectAll('jobs')
-      .where('jobs.organizationId', '=', organizationId)
-      .where('jobs.mode', '=', mode);
-    if (filter.from !== undefined) q = q.where('jobs.createdAt', '>=', filter.from);
-    if (filter.to !== undefined) q = q.where('jobs.createdAt', '<', filter.to);
-    if (filter.printerId !== undefined) q = q.where('jobs.printerId', '=', filter.printerId);
-    if (filter.deviceId !== undefined) q = q.where('jobs.deviceId', '=', filter.deviceId);
-    if (filter.state !== undefined) q = q.where('jobs.state', '=', filter.state);
-    for (const [key, value] of Object.entries(filter.metadata ?? {})) {
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('jobMetadata')
-            .select('jobMetadata.jobId')
-            .whereRef('jobMetadata.jobId', '=', 'jobs.id')
-            .where('jobMetadata.organizationId', '=', organizationId)
-            .where('jobMetadata.key', '=', key)
-            .where('jobMetadata.value', '=', value),
-        ),
-      );
-    }
-    if (page.cursor) {
-      const c = decodeCursor(page.cursor);
-      q = q.where((eb) =>
-        eb.or([
-          eb('jobs.createdAt', '<', c.createdAt),
-          eb.and([eb('jobs.createdAt', '=', c.createdAt), eb('jobs.id', '<', c.id)]),
-        ]),
-      );
-    }
-    const rows = await q
-      .orderBy('jobs.createdAt', 'desc')
-      .orderBy('jobs.id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
+    const metadata = Object.entries(filter.metadata ?? {});
+    const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
+    const has = {
+      from: filter.from !== undefined,
+      to: filter.to !== undefined,
+      printerId: filter.printerId !== undefined,
+      deviceId: filter.deviceId !== undefined,
+      state: filter.state !== undefined,
+      cursor: cursor !== undefined,
+    };
+    const shape = `jobs.list.${Object.values(has).map(Number).join('')}.${metadata.length}`;
+    const query = this.prepared.get(shape, () => {
+      let q = this.read
+        .selectFrom('jobs')
+        .selectAll('jobs')
+        .where('jobs.organizationId', '=', slot('org'))
+        .where('jobs.mode', '=', slot('mode'));
+      if (has.from) q = q.where('jobs.createdAt', '>=', slot<number>('from'));
+      if (has.to) q = q.where('jobs.createdAt', '<', slot<number>('to'));
+      if (has.printerId) q = q.where('jobs.printerId', '=', slot('printerId'));
+      if (has.deviceId) q = q.where('jobs.deviceId', '=', slot('deviceId'));
+      if (has.state) q = q.where('jobs.state', '=', slot('state'));
+      metadata.forEach((_, i) => {
+        q = q.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('jobMetadata')
+              .select('jobMetadata.jobId')
+              .whereRef('jobMetadata.jobId', '=', 'jobs.id')
+              .where('jobMetadata.organizationId', '=', slot('org'))
+              .where('jobMetadata.key', '=', slot(`key${i}`))
+              .where('jobMetadata.value', '=', slot(`value${i}`)),
+          ),
+        );
+      });
+      if (has.cursor) {
+        q = q.where((eb) =>
+          eb.or([
+            eb('jobs.createdAt', '<', slot<number>('cursorAt')),
+            eb.and([
+              eb('jobs.createdAt', '=', slot<number>('cursorAt')),
+              eb('jobs.id', '<', slot<string>('cursorId')),
+            ]),
+          ]),
+        );
+      }
+      return q
+        .orderBy('jobs.createdAt', 'desc')
+        .orderBy('jobs.id', 'desc')
+        .limit(slot<number>('limit'));
+    });
+    const values: Record<string, unknown> = {
+      org: organizationId,
+      mode,
+      from: filter.from,
+      to: filter.to,
+      printerId: filter.printerId,
+      deviceId: filter.deviceId,
+      state: filter.state,
+      cursorAt: cursor?.createdAt,
+      cursorId: cursor?.id,
+      limit: page.limit + 1,
+    };
+    metadata.forEach(([key, value], i) => {
+      values[`key${i}`] = key;
+      values[`value${i}`] = value;
+    });
+    const rows = await query.execute<Selectable<JobsTable>>(this.read, values);
     return toPage(
       rows.map((r) => ({ ...r, createdAt: Number(r.createdAt) })),
       page.limit,
@@ -359,7 +486,7 @@ export class JobsRepository {
     const row = await this.read
       .selectFrom('jobContents')
       .innerJoin('jobs', 'jobs.id', 'jobContents.jobId')
-      .select(['jobContents.content', 'jobContents.output', 'jobContents.preview'])
+      .select(['jobContents.content', 'jobContents.preview'])
       .where('jobs.organizationId', '=', organizationId)
       .where('jobs.mode', '=', mode)
       .where('jobs.id', '=', id)

@@ -189,7 +189,6 @@ function initial(dialect: Dialect): Migration {
         )
         .addColumn('organization_id', 'text', (c) => c.notNull())
         .addColumn('content', t.bytes, (c) => c.notNull())
-        .addColumn('output', t.bytes)
         .addColumn('preview', t.bytes)
         .execute();
 

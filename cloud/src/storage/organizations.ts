@@ -2,9 +2,10 @@
  * Organizations, users, memberships, API keys, activation codes and usage counters.
  * Every method that reads or writes an organization's rows takes its id.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
-import type { Database } from './schema.js';
+import { PreparedCache, slot } from './prepared.js';
+import type { ApiKeysTable, Database } from './schema.js';
 import { toApiKey, toOrganization, toUser } from './rows.js';
 import type { ApiKey, Mode, Organization, Plan, Scope, User } from './types.js';
 
@@ -46,6 +47,8 @@ export function usagePeriod(ms: number): string {
 }
 
 export class OrganizationsRepository {
+  private readonly prepared = new PreparedCache();
+
   constructor(
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
@@ -218,24 +221,38 @@ export class OrganizationsRepository {
   async findApiKeyByHash(
     keyHash: string,
   ): Promise<{ apiKey: ApiKey; organization: Organization } | undefined> {
-    const row = await this.read
-      .selectFrom('apiKeys')
-      .innerJoin('organizations', 'organizations.id', 'apiKeys.organizationId')
-      .selectAll('apiKeys')
-      .select([
-        'organizations.name as orgName',
-        'organizations.plan as orgPlan',
-        'organizations.locale as orgLocale',
-        'organizations.retentionDays as orgRetentionDays',
-        'organizations.requireSignature as orgRequireSignature',
-        'organizations.unsignedModeEnabled as orgUnsignedModeEnabled',
-        'organizations.devModeEnabled as orgDevModeEnabled',
-        'organizations.settings as orgSettings',
-        'organizations.createdAt as orgCreatedAt',
-        'organizations.updatedAt as orgUpdatedAt',
-      ])
-      .where('apiKeys.keyHash', '=', keyHash)
-      .executeTakeFirst();
+    const query = this.prepared.get('key.byHash', () =>
+      this.read
+        .selectFrom('apiKeys')
+        .innerJoin('organizations', 'organizations.id', 'apiKeys.organizationId')
+        .selectAll('apiKeys')
+        .select([
+          'organizations.name as orgName',
+          'organizations.plan as orgPlan',
+          'organizations.locale as orgLocale',
+          'organizations.retentionDays as orgRetentionDays',
+          'organizations.requireSignature as orgRequireSignature',
+          'organizations.unsignedModeEnabled as orgUnsignedModeEnabled',
+          'organizations.devModeEnabled as orgDevModeEnabled',
+          'organizations.settings as orgSettings',
+          'organizations.createdAt as orgCreatedAt',
+          'organizations.updatedAt as orgUpdatedAt',
+        ])
+        .where('apiKeys.keyHash', '=', slot('hash')),
+    );
+    type Row = Selectable<ApiKeysTable> & {
+      orgName: string;
+      orgPlan: string;
+      orgLocale: string;
+      orgRetentionDays: number;
+      orgRequireSignature: number;
+      orgUnsignedModeEnabled: number;
+      orgDevModeEnabled: number;
+      orgSettings: string;
+      orgCreatedAt: number;
+      orgUpdatedAt: number;
+    };
+    const [row] = await query.execute<Row>(this.read, { hash: keyHash });
     if (!row) return undefined;
     return {
       apiKey: toApiKey(row),
@@ -294,12 +311,15 @@ export class OrganizationsRepository {
 
   /** Live jobs created in the organization during the month of `now`. */
   async liveJobsThisMonth(organizationId: string, now: number): Promise<number> {
-    const row = await this.read
-      .selectFrom('usageCounters')
-      .select('liveJobs')
-      .where('organizationId', '=', organizationId)
-      .where('period', '=', usagePeriod(now))
-      .executeTakeFirst();
+    const [row] = await this.prepared
+      .get('usage.get', () =>
+        this.read
+          .selectFrom('usageCounters')
+          .select('liveJobs')
+          .where('organizationId', '=', slot('org'))
+          .where('period', '=', slot('period')),
+      )
+      .execute<{ liveJobs: number }>(this.read, { org: organizationId, period: usagePeriod(now) });
     return row ? Number(row.liveJobs) : 0;
   }
 }

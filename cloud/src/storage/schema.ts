@@ -129,8 +129,6 @@ export interface JobContentsTable {
   organizationId: string;
   /** The job's content as stored: receipt JSON, text, or decoded bytes; a URL for `url`. */
   content: Buffer;
-  /** Printer bytes the sandbox printed (ESC/POS), kept to draw the preview from. */
-  output: Buffer | null;
   /** The preview PNG, drawn on first request. */
   preview: Buffer | null;
 }

@@ -23,7 +23,7 @@ function jobInput(organizationId: string, overrides: Partial<NewJob> = {}): NewJ
     metadata: {},
     options: {},
     content: Buffer.from('hello'),
-    output: null,
+    previewable: false,
     expiresAt: T0 + 86_400_000,
     retentionDays: 7,
     monthlyQuota: null,
@@ -236,7 +236,7 @@ for (const { kind, skip } of await storeKinds()) {
         jobInput(orgA, {
           mode: 'test',
           retentionDays: 0,
-          output: Buffer.from([0x1b, 0x40]),
+          previewable: true,
           then: [{ state: 'sending' }, { state: 'printed' }],
         }),
         T0,

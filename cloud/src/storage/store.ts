@@ -33,7 +33,10 @@ export class Store {
     options: StoreOptions,
   ) {
     this.dialect = db.dialect;
-    this.committer = db.dialect === 'sqlite' ? new GroupCommitter(db.writer) : undefined;
+    this.committer =
+      db.dialect === 'sqlite'
+        ? new GroupCommitter(db.writer, db.syncWal ? { afterCommit: db.syncWal } : {})
+        : undefined;
     const write = this.write.bind(this);
     this.organizations = new OrganizationsRepository(db.reader, write);
     this.inventory = new InventoryRepository(db.reader, write);
@@ -52,7 +55,10 @@ export class Store {
     return new Store(db, options);
   }
 
-  /** Runs `fn` in a write transaction; resolves after the commit is durable. */
+  /**
+   * Runs `fn` in a write transaction; resolves after the commit is durable. On SQLite `fn` may be
+   * run twice (its batch failed because of another unit): it must not have effects outside `trx`.
+   */
   write<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     if (this.committer) return this.committer.run(fn);
     return this.db.writer.transaction().execute(fn);
