@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +12,7 @@ const run = promisify(execFile);
 export const CUPS_TEST_BACKEND = '/usr/lib/cups/backend/printwire-file';
 
 /*
- * `printwire-file:/DIR` writes job N to DIR/job-N.out. A backend of mode 0755 runs as the
+ * `printwire-file:/DIR` writes job N to DIR/job-N.out, after DIR/hold is gone. A backend of mode 0755 runs as the
  * unprivileged `lp` user, so DIR is world-writable. Without arguments it lists itself, as
  * `lpinfo -v` asks every backend to.
  */
@@ -22,6 +22,8 @@ if [ $# -eq 0 ]; then
   exit 0
 fi
 dir="\${DEVICE_URI#printwire-file:}"
+# A test holds jobs in the processing state while the file "hold" exists.
+while [ -e "$dir/hold" ]; do sleep 0.05; done
 out="$dir/job-$1.tmp"
 if [ $# -ge 6 ]; then cat "$6" > "$out"; else cat > "$out"; fi
 mv "$out" "$dir/job-$1.out"
@@ -36,6 +38,9 @@ export interface CupsTestQueue {
   output(jobId: number, timeoutMs?: number): Promise<Buffer>;
   /** The jobs written so far, by CUPS job id. */
   jobs(): Promise<number[]>;
+  /** Jobs stay processing (the backend waits) until `release`. */
+  hold(): Promise<void>;
+  release(): Promise<void>;
   stop(): Promise<void>;
   start(): Promise<void>;
   remove(): Promise<void>;
@@ -81,7 +86,6 @@ export async function createCupsQueue(name: string): Promise<CupsTestQueue> {
   await installBackend();
   const dir = await mkdtemp(join(tmpdir(), 'printwire-cups-'));
   await chmod(dir, 0o777);
-  await mkdir(dir, { recursive: true });
   // `-m raw` is deprecated in CUPS 2.4 but still the way to get a queue without filters.
   await run('lpadmin', ['-p', name, '-E', '-v', `printwire-file:${dir}`, '-m', 'raw']);
   const jobs = async () =>
@@ -102,6 +106,12 @@ export async function createCupsQueue(name: string): Promise<CupsTestQueue> {
       }
       return readFile(path);
     },
+    async hold() {
+      await writeFile(join(dir, 'hold'), '');
+    },
+    async release() {
+      await rm(join(dir, 'hold'), { force: true });
+    },
     async stop() {
       await run('cupsdisable', [name]);
     },
@@ -109,7 +119,10 @@ export async function createCupsQueue(name: string): Promise<CupsTestQueue> {
       await run('cupsenable', [name]);
     },
     async remove() {
+      await rm(join(dir, 'hold'), { force: true });
+      await run('cancel', ['-a', name]).catch(() => undefined);
       await run('lpadmin', ['-x', name]).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
