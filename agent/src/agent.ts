@@ -51,6 +51,8 @@ export interface AgentOptions {
   /** Transports by URI scheme; default: tcp. */
   registry?: TransportRegistry;
   runner?: RunnerOptions;
+  /** What a committed job survives; default `power-loss` (see `JobQueueOptions`). */
+  durability?: 'power-loss' | 'process';
   link?: Pick<CloudLinkOptions, 'reconnect' | 'handshakeTimeoutMs'>;
 }
 
@@ -94,7 +96,10 @@ export class Agent {
     this.#config = config;
     this.logger = logger;
     const clock = options.clock ?? systemClock;
-    this.queue = new JobQueue(join(options.dataDir, QUEUE_FILE), { clock });
+    this.queue = new JobQueue(join(options.dataDir, QUEUE_FILE), {
+      clock,
+      ...(options.durability ? { durability: options.durability } : {}),
+    });
     this.printers = configuredPrinters(config);
     this.#runner = new JobRunner(
       this.printers,

@@ -125,7 +125,7 @@ describe('printer worker', () => {
     ]);
     assert.ok(printer.bytes().includes('job job_1'));
     assert.equal(queue.isPrinted('job_1'), true);
-    assert.equal(printer.statusRequests, 8, 'status read before and after the job');
+    assert.equal(printer.statusRequests, 4, 'status (DLE EOT 1 and 4) read before and after the job');
   });
 
   test('paper out sends the job back with backoff until maxAttempts, then fails PAPER_OUT', async () => {

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { PrinterTarget } from '../../config/printer-uri.js';
-import { decodeEscposStatus, DLE_EOT_REQUEST, isStatusByte } from '../escpos-status.js';
+import { decodeEscposStatus, isStatusByte } from '../escpos-status.js';
 import type { PrinterStatusReport, Transport, TransportOptions } from '../transport.js';
 
 /** Defaults of the raw TCP (port 9100) transport. */
@@ -148,25 +148,42 @@ export class TcpTransport implements Transport {
     });
   }
 
-  async readStatus(): Promise<PrinterStatusReport | null> {
-    if (!this.#answersStatus) return null;
+  /**
+   * Asks one `DLE EOT n` at a time and waits for its byte. One question per round trip, not
+   * four at once: printers send each answer as its own segment, and with Nagle on their side
+   * the second would wait for our delayed ACK (40 ms on Linux); our next question carries it.
+   */
+  #ask(n: number): Promise<number | null> {
     const socket = this.#live();
     this.#inbox = [];
-    const answers = await new Promise<number[]>((resolve) => {
+    return new Promise((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
         this.#onData = null;
-        resolve(this.#inbox.filter(isStatusByte).slice(0, 4));
+        if (this.#failure) reject(this.#failure);
+        else resolve(this.#inbox.find(isStatusByte) ?? null);
       };
       const timer = setTimeout(done, this.#options.statusTimeoutMs);
       this.#onData = () => {
-        if (this.#failure || this.#inbox.filter(isStatusByte).length >= 4) done();
+        if (this.#failure || this.#inbox.some(isStatusByte)) done();
       };
-      socket.write(DLE_EOT_REQUEST);
+      socket.write(Uint8Array.of(0x10, 0x04, n));
     });
-    if (this.#failure) throw this.#failure;
-    // A printer that answers only some of the requests still told us what it knows.
-    return answers.length === 0 ? null : decodeEscposStatus(answers);
+  }
+
+  async readStatus(): Promise<PrinterStatusReport | null> {
+    if (!this.#answersStatus) return null;
+    const printer = await this.#ask(1);
+    if (printer === null) return null;
+    const answers = [printer, 0x12, 0x12, 0x12];
+    // The causes are asked only when the printer says it is offline (cover, paper end, error);
+    // the paper sensor always, for "near end" and printers that report paper out only there.
+    if ((printer & 0x08) !== 0) {
+      answers[1] = (await this.#ask(2)) ?? 0x12;
+      answers[2] = (await this.#ask(3)) ?? 0x12;
+    }
+    answers[3] = (await this.#ask(4)) ?? 0x12;
+    return decodeEscposStatus(answers);
   }
 
   close(): Promise<void> {
