@@ -4,7 +4,6 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { TestContext } from 'node:test';
 
 const run = promisify(execFile);
 
@@ -128,15 +127,16 @@ export async function createCupsQueue(name: string): Promise<CupsTestQueue> {
 }
 
 /**
- * The queue for a test file, or null after skipping the test when CUPS cannot be set up here
- * and `CI` is not set. Under CI a missing CUPS fails the test.
+ * The queue for a test file, or null with the reason when CUPS cannot be set up here and `CI`
+ * is not set (the tests then skip with that reason). Under CI a missing CUPS throws.
  */
-export async function cupsQueueOrSkip(t: TestContext, name: string): Promise<CupsTestQueue | null> {
+export async function cupsQueueForTests(
+  name: string,
+): Promise<{ queue: CupsTestQueue | null; skipReason: string }> {
   try {
-    return await createCupsQueue(name);
+    return { queue: await createCupsQueue(name), skipReason: '' };
   } catch (error) {
     if (process.env.CI) throw error;
-    t.skip(`CUPS cannot be set up here: ${(error as Error).message}`);
-    return null;
+    return { queue: null, skipReason: `CUPS cannot be set up here: ${(error as Error).message}` };
   }
 }

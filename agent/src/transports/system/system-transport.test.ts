@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import { cupsQueueOrSkip, type CupsTestQueue } from '../../../../test/cups.js';
+import { cupsQueueForTests, type CupsTestQueue } from '../../../../test/cups.js';
 import { parsePrinterUri } from '../../config/printer-uri.js';
 import { CupsSpooler } from './cups-spooler.js';
 import { systemTransportFactory, type SystemTransportOptions } from './system-transport.js';
@@ -52,15 +52,16 @@ describe('system spooler transport on CUPS', () => {
       ...options,
     });
 
-  before(async (t) => {
-    queue = await cupsQueueOrSkip(t, QUEUE);
+  let skipReason = '';
+  before(async () => {
+    ({ queue, skipReason } = await cupsQueueForTests(QUEUE));
   });
   after(async () => {
     await queue?.remove();
   });
 
   test('raw bytes arrive byte-identical in the queue backend output', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     const job = randomBytes(200_000);
     job[0] = 0x1b; // ESC/POS, not a document signature
     const transport = transportFor();
@@ -72,7 +73,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('a PDF goes as a document and comes out as a PDF', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     const transport = transportFor();
     await transport.open();
     await transport.write(PDF);
@@ -81,7 +82,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('a job is reported printed only once CUPS reports it completed', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     await queue.hold();
     const transport = transportFor();
     await transport.open();
@@ -106,7 +107,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('a job cancelled in the spooler fails, not retryable', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     await queue.hold();
     const transport = transportFor();
     spooler.onSubmit = (id) => {
@@ -121,7 +122,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('a stopped queue reads offline, a queue rejecting jobs reads error', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     const transport = transportFor();
     assert.deepEqual(await transport.readStatus(), { status: 'online', detail: null });
     await queue.stop();
@@ -142,7 +143,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('a job waiting on a queue that stops is withdrawn and fails PRINTER_OFFLINE', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     await queue.stop();
     try {
       const before = await queue.jobs();
@@ -159,7 +160,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('a job that does not complete within the write timeout is cancelled: TIMEOUT', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     await queue.hold();
     try {
       await rejectsWith(
@@ -174,7 +175,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('an unknown queue fails to open with PRINTER_NOT_FOUND', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     const transport = systemTransportFactory(spooler)(
       parsePrinterUri('system:printwire_no_such_queue').target,
     );
@@ -183,7 +184,7 @@ describe('system spooler transport on CUPS', () => {
   });
 
   test('the queue is listed with its device', async (t) => {
-    if (!queue) return t.skip('no CUPS');
+    if (!queue) return t.skip(skipReason);
     const listed = (await spooler.listQueues()).find((q) => q.name === QUEUE);
     assert.equal(listed?.device, `printwire-file:${queue.dir}`);
   });
