@@ -98,9 +98,12 @@ describe('printer URIs', () => {
   });
 
   test('a URI over 1024 characters is refused', () => {
-    const base = 'tcp://h?name=';
-    assert.equal(parsePrinterUri(base + 'n'.repeat(1024 - base.length)).name.length, 1024 - 13);
+    const base = 'tcp://h:9100?name=';
+    const atLimit = parsePrinterUri(base + 'n'.repeat(1024 - base.length));
+    assert.equal(atLimit.uri.length, 1024);
     rejects(base + 'n'.repeat(1025 - base.length), /longer than 1024/);
+    // Percent-encoding can make the canonical URI longer than what was given.
+    rejects(base + '%C3%A9'.repeat(150), /longer than 1024 once encoded/);
   });
 
   test('the connection key ignores options, so renaming keeps the printer', () => {

@@ -204,6 +204,10 @@ export function parsePrinterUri(uri: string): PrinterSpec {
     if (value) options.set(key, value);
   }
   const optionText = options.toString();
+  const canonicalUri = optionText === '' ? connectionKey : `${connectionKey}?${optionText}`;
+  // The agent reports this URI to the cloud, whose field cap is the same 1024 characters.
+  if (canonicalUri.length > MAX_URI_CHARS)
+    throw invalid(uri.slice(0, 40) + '…', 'longer than 1024 once encoded');
   return {
     target,
     name,
@@ -211,7 +215,7 @@ export function parsePrinterUri(uri: string): PrinterSpec {
     paper: paper ?? null,
     codepage,
     language: lang,
-    uri: optionText === '' ? connectionKey : `${connectionKey}?${optionText}`,
+    uri: canonicalUri,
     connectionKey,
   };
 }
