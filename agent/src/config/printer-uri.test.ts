@@ -103,7 +103,7 @@ describe('printer URIs', () => {
     assert.equal(atLimit.uri.length, 1024);
     rejects(base + 'n'.repeat(1025 - base.length), /longer than 1024/);
     // Percent-encoding can make the canonical URI longer than what was given.
-    rejects(base + '%C3%A9'.repeat(150), /longer than 1024 once encoded/);
+    rejects(base + 'é'.repeat(200), /longer than 1024 once encoded/);
   });
 
   test('the connection key ignores options, so renaming keeps the printer', () => {
