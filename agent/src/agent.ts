@@ -16,7 +16,7 @@ import {
   type ConfiguredPrinter,
 } from './config/config-store.js';
 import { systemClock, type Clock } from './core/clock.js';
-import type { RunnerOptions } from './core/printer-worker.js';
+import type { RenderFunction, RunnerOptions } from './core/printer-worker.js';
 import { JobRunner } from './core/runner.js';
 import { activate } from './cloud-link/activation.js';
 import { CloudLink, type CloudLinkOptions } from './cloud-link/cloud-link.js';
@@ -51,6 +51,8 @@ export interface AgentOptions {
   /** Transports by URI scheme; default: tcp. */
   registry?: TransportRegistry;
   runner?: RunnerOptions;
+  /** Job → printer bytes; default `renderJob` (see `RenderFunction`). */
+  render?: RenderFunction;
   /** What a committed job survives; default `power-loss` (see `JobQueueOptions`). */
   durability?: 'power-loss' | 'process';
   link?: Pick<CloudLinkOptions, 'reconnect' | 'handshakeTimeoutMs'>;
@@ -106,6 +108,7 @@ export class Agent {
       {
         queue: this.queue,
         registry: options.registry ?? defaultRegistry(),
+        ...(options.render ? { render: options.render } : {}),
         clock,
         logger,
         targetFor: (printer) => this.#targetFor(printer),
@@ -288,6 +291,7 @@ export class Agent {
       codepage: printer.spec.codepage ?? defaults.codepage ?? null,
       cut: defaults.cut ?? null,
       profileId: null,
+      connection: printer.spec.target.connection,
     };
   }
 

@@ -4,6 +4,7 @@ import { EventEmitter, once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PrintwireError } from '@printwire/shared/errors/index';
 import type { DispatchedJob } from '@printwire/shared/protocol/index';
 import { FakePrinter } from '../../../test/fake-printer.js';
 import { parsePrinterUri } from '../config/printer-uri.js';
@@ -15,6 +16,7 @@ import { FakeClock } from './clock.js';
 import {
   PrinterWorker,
   retryDelayMs,
+  type RenderFunction,
   type RunnerEvents,
   type RunnerOptions,
 } from './printer-worker.js';
@@ -74,7 +76,11 @@ describe('printer worker', () => {
     },
   };
 
-  function startWorker(uriQuery = '', options: RunnerOptions = { pollIntervalMs: 0 }) {
+  function startWorker(
+    uriQuery = '',
+    options: RunnerOptions = { pollIntervalMs: 0 },
+    render?: RenderFunction,
+  ) {
     const spec = parsePrinterUri(printer.uri(uriQuery));
     const registry = new TransportRegistry().register('tcp', createTcpTransport);
     worker = new PrinterWorker(
@@ -85,6 +91,7 @@ describe('printer worker', () => {
         clock,
         events,
         logger: silentLogger(),
+        ...(render ? { render } : {}),
         target: () => ({
           language: spec.language,
           paper: '80mm',
@@ -125,7 +132,11 @@ describe('printer worker', () => {
     ]);
     assert.ok(printer.bytes().includes('job job_1'));
     assert.equal(queue.isPrinted('job_1'), true);
-    assert.equal(printer.statusRequests, 4, 'status (DLE EOT 1 and 4) read before and after the job');
+    assert.equal(
+      printer.statusRequests,
+      4,
+      'status (DLE EOT 1 and 4) read before and after the job',
+    );
   });
 
   test('paper out sends the job back with backoff until maxAttempts, then fails PAPER_OUT', async () => {
@@ -230,6 +241,33 @@ describe('printer worker', () => {
       },
     ]);
     assert.equal(queue.isPrinted('job_1'), false);
+  });
+
+  test('an async renderer that fails retryably sends the job back, then it prints', async () => {
+    let calls = 0;
+    startWorker('', { pollIntervalMs: 0 }, async () => {
+      calls += 1;
+      await Promise.resolve();
+      if (calls === 1) throw new PrintwireError('DOWNLOAD_TIMEOUT', 'image server too slow');
+      return Buffer.from('RENDERED');
+    });
+    queue.accept(makeJob('job_1'));
+    worker.wake();
+    await worker.idle();
+    assert.deepEqual(log, [
+      {
+        kind: 'progress',
+        stage: 'retry_scheduled',
+        attempt: 2,
+        errorCode: 'DOWNLOAD_TIMEOUT',
+        nextAttemptAt: '2026-01-01T00:00:02.000Z',
+      },
+    ]);
+    assert.equal(printer.connections, 0, 'nothing is sent before the job is rendered');
+    const result = once(bus, 'result');
+    clock.advance(2000);
+    await result;
+    assert.equal(printer.bytes().toString(), 'RENDERED');
   });
 
   test('a job the printer cannot print fails at once, not retried', async () => {

@@ -30,6 +30,11 @@ export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): nu
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
 
+export type RenderFunction = (
+  job: QueuedJob,
+  target: RenderTarget,
+) => Uint8Array | Promise<Uint8Array>;
+
 /** What the runner tells the rest of the agent (the cloud link, the logs). */
 export interface RunnerEvents {
   /** The printer's status changed (also when it first becomes known). */
@@ -47,7 +52,11 @@ export interface WorkerDeps {
   logger: AgentLogger;
   /** The printer's render target (its defaults can change while the agent runs). */
   target: () => RenderTarget;
-  render?: typeof renderJob;
+  /**
+   * Job → printer bytes; default `renderJob`. May be async (job types that download, rasterize
+   * a PDF or drive a browser); a throw fails the job (its error's code and retryable decide).
+   */
+  render?: RenderFunction;
 }
 
 const STATUS_ERRORS: Record<Exclude<PrinterStatusReport['status'], 'online'>, ErrorCode> = {
@@ -230,7 +239,7 @@ export class PrinterWorker {
     }
     let bytes: Uint8Array;
     try {
-      bytes = (this.#deps.render ?? renderJob)(job, this.#deps.target());
+      bytes = await (this.#deps.render ?? renderJob)(job, this.#deps.target());
     } catch (error) {
       return this.#fail(job, asPrintwireError(error, 'RENDER_FAILED'));
     }

@@ -15,6 +15,8 @@ export interface RenderTarget {
   cut: 'full' | 'partial' | 'none' | null;
   /** The printer profile id; `generic-<paper>` when null. */
   profileId: string | null;
+  /** How the printer is reached (a spooler takes documents, a raw port only bytes). */
+  connection?: 'tcp' | 'serial' | 'usb' | 'system';
 }
 
 /** The receipt engine; injectable so the runner can be tested on its own. */
