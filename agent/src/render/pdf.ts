@@ -1,0 +1,129 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import { PAPER_DOTS } from '@printwire/shared/escpos/index';
+import { grayToBitmap, rasterJob, type GrayImage, type RasterOptions } from './raster.js';
+
+/** Limits of PDF jobs on thermal printers. */
+export const PDF_LIMITS = {
+  /** Pages rasterized at most; a longer document fails rather than printing metres of paper. */
+  maxPages: 50,
+  /** Longest page in dots once scaled to the paper width (about 2.5 m at 203 dpi). */
+  maxPageHeightDots: 20_000,
+} as const;
+
+export interface ThermalPdfOptions extends RasterOptions {
+  paper: '58mm' | '80mm';
+  /** Printable dots per line; default the paper's (384 or 576). */
+  dots?: number;
+  copies?: number;
+  /** Default `PDF_LIMITS.maxPages`. */
+  maxPages?: number;
+  /** Default `PDF_LIMITS.maxPageHeightDots`. */
+  maxPageHeightDots?: number;
+}
+
+// pdf.js reads the 14 standard fonts and CJK character maps from its package folder.
+const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+interface DrawingContext {
+  getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+}
+interface CanvasFactory {
+  create(w: number, h: number): { canvas: unknown; context: DrawingContext };
+  destroy(canvasAndContext: unknown): void;
+}
+
+async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  try {
+    return await getDocument({
+      // pdf.js takes ownership of the buffer it is given: hand it a copy.
+      data: Uint8Array.from(bytes),
+      standardFontDataUrl: join(PDFJS_DIR, 'standard_fonts') + '/',
+      cMapUrl: join(PDFJS_DIR, 'cmaps') + '/',
+      cMapPacked: true,
+      isEvalSupported: false,
+      verbosity: 0,
+    }).promise;
+  } catch (error) {
+    throw new PrintwireError('INVALID_JOB', `the PDF cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Each page of a PDF as a grayscale picture `dots` wide (the page width scaled to the paper,
+ * rotation applied), drawn by pdf.js on a white background.
+ */
+export async function rasterizePdf(
+  bytes: Uint8Array,
+  dots: number,
+  limits: { maxPages?: number; maxPageHeightDots?: number } = {},
+): Promise<GrayImage[]> {
+  const maxPages = limits.maxPages ?? PDF_LIMITS.maxPages;
+  const maxHeight = limits.maxPageHeightDots ?? PDF_LIMITS.maxPageHeightDots;
+  const doc = await openPdf(bytes);
+  try {
+    if (doc.numPages > maxPages) {
+      throw new PrintwireError(
+        'INVALID_JOB',
+        `the PDF has ${doc.numPages} pages; at most ${maxPages} are printed on a receipt printer`,
+      );
+    }
+    const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
+    const pages: GrayImage[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const viewport = page.getViewport({ scale: dots / page.getViewport({ scale: 1 }).width });
+      const width = dots;
+      const height = Math.max(1, Math.round(viewport.height));
+      if (height > maxHeight) {
+        throw new PrintwireError(
+          'INVALID_JOB',
+          `page ${n} is ${height} dots long at this paper width; at most ${maxHeight} are printed`,
+        );
+      }
+      const drawing = factory.create(width, height);
+      try {
+        await page.render({
+          canvas: drawing.canvas as HTMLCanvasElement,
+          canvasContext: drawing.context as unknown as CanvasRenderingContext2D,
+          viewport,
+          background: '#ffffff',
+        }).promise;
+        const rgba = drawing.context.getImageData(0, 0, width, height).data;
+        const pixels = new Uint8Array(width * height);
+        for (let i = 0, p = 0; i < pixels.length; i++, p += 4) {
+          pixels[i] = (rgba[p]! * 299 + rgba[p + 1]! * 587 + rgba[p + 2]! * 114) / 1000;
+        }
+        pages.push({ width, height, pixels });
+      } finally {
+        factory.destroy(drawing);
+        page.cleanup();
+      }
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/**
+ * A PDF job for a thermal printer: every page rasterized at the printer's dots (pdf.js), dithered
+ * (threshold by default: PDFs are mostly text and lines), printed as ESC/POS raster images one
+ * after the other, then fed and cut. For system printers the PDF goes to the spooler as it is.
+ */
+export async function renderPdfForThermal(
+  bytes: Uint8Array,
+  options: ThermalPdfOptions,
+): Promise<Uint8Array> {
+  const dots = options.dots ?? PAPER_DOTS[options.paper];
+  const pages = await rasterizePdf(bytes, dots, options);
+  const dithering = options.dithering ?? 'threshold';
+  return rasterJob(
+    pages.map((page) => grayToBitmap(page, dots, dithering)),
+    options,
+  );
+}
