@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createApp, type CloudApp } from './app.js';
 import { MemoryBus, MemoryCache } from './cache/memory.js';
 import type { BusEvent, CacheStore } from './cache/types.js';
@@ -41,6 +41,7 @@ export async function startHarness(
     limits?: Partial<Limits>;
     cache?: CacheStore;
     production?: boolean;
+    logger?: Logger;
   } = {},
 ): Promise<Harness> {
   const { store, cleanup } = await openTestStore(options.kind ?? 'sqlite');
@@ -55,7 +56,14 @@ export async function startHarness(
   const events: BusEvent[] = [];
   await bus.subscribe((e) => events.push(e));
   const cache = options.cache ?? new MemoryCache();
-  const cloud = createApp({ store, cache, bus, clock, logger: pino({ level: 'silent' }), config });
+  const cloud = createApp({
+    store,
+    cache,
+    bus,
+    clock,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    config,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = cloud.app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { createApiKey } from '../services/bootstrap.js';
 import { startHarness, type Harness } from '../test-harness.js';
 import type { BootstrapResult } from '../services/bootstrap.js';
@@ -214,6 +216,30 @@ describe('health', () => {
       assert.equal(down.body.error.code, 'UNAVAILABLE');
       assert.match(down.body.error.message, /cache store/);
       assert.doesNotMatch(down.body.error.message, /database/);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  test('each request is logged as one JSON line carrying its request id', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const h = await startHarness({ logger: pino({ level: 'info' }, sink) });
+    try {
+      const res = await h.call('GET', '/v1/jobs', { headers: { 'x-request-id': 'trace-42' } });
+      assert.equal(res.status, 401);
+      const line = lines.find((l) => l.requestId === 'trace-42');
+      assert.ok(line, JSON.stringify(lines));
+      assert.equal(line.status, 401);
+      assert.equal(line.path, '/v1/jobs');
     } finally {
       await h.close();
     }

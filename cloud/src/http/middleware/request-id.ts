@@ -16,8 +16,18 @@ export function requestId(logger: Logger): RequestHandler {
     const id = incoming && SANE.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
     const l = locals(res);
     l.requestId = id;
-    l.log = logger.child({ requestId: id });
+    // The child logger is made when something logs: most requests log one line or none.
+    let child: Logger | undefined;
+    Object.defineProperty(l, 'log', {
+      get: () => (child ??= logger.child({ requestId: id })),
+      configurable: true,
+      enumerable: true,
+    });
     res.setHeader('x-request-id', id);
+    if (!logger.isLevelEnabled('info')) {
+      next();
+      return;
+    }
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       l.log?.info(

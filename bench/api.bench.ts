@@ -1,0 +1,165 @@
+/**
+ * The REST API under load: POST /v1/jobs (a receipt with a test key: validated, printed by the
+ * sandbox, stored durably in SQLite with synchronous=FULL before the 201) and GET /v1/jobs, at 1,
+ * 10 and 50 connections, against a bare Express handler answering the same JSON in the same
+ * process. Target at 50 connections: at least 50% of the bare handler's throughput and p99 under
+ * 20 ms. `npm run bench api`.
+ */
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import pino from 'pino';
+import { createApp } from '../cloud/src/app.js';
+import { MemoryBus, MemoryCache } from '../cloud/src/cache/memory.js';
+import { defaultConfig } from '../cloud/src/config.js';
+import { systemClock } from '../cloud/src/lib/clock.js';
+import { bootstrap } from '../cloud/src/services/bootstrap.js';
+import { Store } from '../cloud/src/storage/store.js';
+import { fmt } from './lib.js';
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: {
+  url: string;
+  workers?: number;
+  connections: number;
+  duration: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = [1, 10, 50];
+
+const receipt = {
+  type: 'receipt',
+  data: {
+    blocks: [
+      { type: 'text', value: 'Café du Port', align: 'center', bold: true, size: 2 },
+      { type: 'text', value: '12 rue du Quai, 97110 Pointe-à-Pitre', align: 'center' },
+      { type: 'line', style: 'dashed' },
+      {
+        type: 'table',
+        columns: [{ width: 0.6 }, { width: 0.15, align: 'right' }, { width: 0.25, align: 'right' }],
+        rows: [
+          ['Croissant', '2', '5.00'],
+          ['Café crème', '1', '3.20'],
+          ['Jus de goyave', '1', '4.50'],
+        ],
+      },
+      { type: 'line' },
+      { type: 'pair', left: 'TOTAL', right: '12.70 €', bold: true },
+      { type: 'qr', value: 'https://example.com/r/8412', size: 6 },
+      { type: 'cut' },
+    ],
+  },
+  metadata: { order: '8412', till: '2' },
+};
+
+function listen(app: express.Express): Promise<{ url: string; server: Server }> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    );
+  });
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'printwire-bench-'));
+  const store = await Store.open({ url: join(dir, 'printwire.db') });
+  const config = defaultConfig({
+    port: 0,
+    dataDir: dir,
+    // One key sends every request here; the per-key limit would refuse most of them.
+    limits: { ...defaultConfig().limits, rateLimitPerSecond: 1e9, rateLimitBurst: 1e9 },
+  });
+  const cloud = createApp({
+    store,
+    cache: new MemoryCache(),
+    bus: new MemoryBus(),
+    clock: systemClock,
+    logger: pino({ level: 'silent' }),
+    config,
+  });
+  const org = await bootstrap(
+    store,
+    { email: 'bench@example.com', password: 'benchmark password', org: 'Bench' },
+    Date.now(),
+  );
+  const printwire = await listen(cloud.app);
+  const headers = { authorization: `Bearer ${org.testKey}`, 'content-type': 'application/json' };
+  const body = JSON.stringify(receipt);
+
+  // The bare handler answers what Printwire answers, so both write the same bytes.
+  const sampleJob = await (
+    await fetch(`${printwire.url}/v1/jobs`, { method: 'POST', headers, body })
+  ).json();
+  for (let i = 0; i < 30; i++)
+    await fetch(`${printwire.url}/v1/jobs`, { method: 'POST', headers, body });
+  const sampleList = await (await fetch(`${printwire.url}/v1/jobs`, { headers })).json();
+  const bareApp = express();
+  bareApp.use(express.json({ limit: '5mb' }));
+  bareApp.post('/v1/jobs', (_req, res) => {
+    res.status(201).json(sampleJob);
+  });
+  bareApp.get('/v1/jobs', (_req, res) => {
+    res.json(sampleList);
+  });
+  const bare = await listen(bareApp);
+
+  console.log(
+    `${SECONDS} s per run; SQLite with synchronous=FULL (group commit); ratio = Printwire / bare Express`,
+  );
+  const rows: string[] = [];
+  let met = true;
+  for (const [name, method] of [
+    ['POST /v1/jobs (receipt, test key)', 'POST'],
+    ['GET /v1/jobs', 'GET'],
+  ] as const) {
+    for (const connections of CONNECTIONS) {
+      const options = {
+        // The load generator runs in its own thread, so it does not share the servers' event loop.
+        workers: 1,
+        connections,
+        duration: SECONDS,
+        method,
+        headers,
+        ...(method === 'POST' ? { body } : {}),
+      };
+      const base = await autocannon({ ...options, url: `${bare.url}/v1/jobs` });
+      const ours = await autocannon({ ...options, url: `${printwire.url}/v1/jobs` });
+      if (ours.non2xx > 0 || ours.errors > 0) {
+        throw new Error(`${name}: ${ours.non2xx} non-2xx answers, ${ours.errors} errors`);
+      }
+      const ratio = ours.requests.average / base.requests.average;
+      let verdict = '';
+      if (connections === 50) {
+        const ok = ratio >= 0.5 && ours.latency.p99 < 20;
+        met &&= ok;
+        verdict = ` (target >= 0.5x and p99 < 20 ms: ${ok ? 'met' : 'NOT met'})`;
+      }
+      rows.push(
+        `${name} @ ${connections} conn: ${fmt(ours.requests.average)} req/s (p99 ${fmt(ours.latency.p99)} ms) vs bare Express ${fmt(base.requests.average)} req/s (p99 ${fmt(base.latency.p99)} ms) = ${fmt(ratio)}x${verdict}`,
+      );
+      console.log(rows[rows.length - 1]);
+    }
+  }
+  console.log(met ? 'targets met' : 'targets NOT met');
+
+  await new Promise((resolve) => printwire.server.close(resolve));
+  await new Promise((resolve) => bare.server.close(resolve));
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+await main();
