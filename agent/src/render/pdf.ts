@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import {
+  getDocument,
+  type PDFDocumentProxy,
+  type PDFPageProxy,
+} from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { PAPER_DOTS } from '@printwire/shared/escpos/index';
 import { grayToBitmap, rasterJob, type GrayImage, type RasterOptions } from './raster.js';
@@ -26,6 +30,8 @@ export interface ThermalPdfOptions extends RasterOptions {
 
 // pdf.js reads the 14 standard fonts and CJK character maps from its package folder.
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 
 interface DrawingContext {
   getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
@@ -88,8 +94,8 @@ export async function rasterizePdf(
       const drawing = factory.create(width, height);
       try {
         await page.render({
-          canvas: drawing.canvas as HTMLCanvasElement,
-          canvasContext: drawing.context as unknown as CanvasRenderingContext2D,
+          canvas: drawing.canvas as RenderParameters['canvas'],
+          canvasContext: drawing.context as unknown as RenderParameters['canvasContext'],
           viewport,
           background: '#ffffff',
         }).promise;
