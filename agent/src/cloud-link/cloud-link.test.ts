@@ -160,6 +160,38 @@ describe('cloud link', () => {
     );
   });
 
+  test('an unconfirmed result is sent again on the same connection after 30 s', async () => {
+    cloud.heartbeatIntervalMs = 10_000;
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    cloud.autoAck = false;
+    cloud.dispatch(makeJob('job_1', a.printers[0]!.agentPrinterId));
+    const first = await cloud.waitFor('job.result');
+    const count = () => cloud.received.filter((m) => m.type === 'job.result').length;
+    // Heartbeats at 10 s and 20 s: too early to send it again. (Each round trip lets the
+    // agent read the cloud's pongs before the fake clock moves on.)
+    const results = () => cloud.received.filter((m) => m.type === 'job.cancelled').length;
+    for (let i = 0; i < 2; i++) {
+      const beat = cloud.waitFor('heartbeat');
+      clock.advance(10_000);
+      await beat;
+      const before = results();
+      cloud.send({ type: 'job.cancel', jobId: `job_probe_${i}` });
+      await cloud.waitFor('job.cancelled', () => results() > before);
+    }
+    assert.equal(count(), 1);
+    cloud.autoAck = true;
+    const again = cloud.waitFor('job.result');
+    clock.advance(10_000);
+    assert.equal((await again).id, first.id);
+    assert.equal(cloud.connections, 1);
+    const beat = cloud.waitFor('heartbeat');
+    clock.advance(40_000);
+    await beat;
+    assert.equal(count(), 2, 'confirmed: not sent again');
+  });
+
   test('a queued job that has not started can be cancelled and then never prints', async () => {
     printer.paperOut = true;
     const a = await openAgent();

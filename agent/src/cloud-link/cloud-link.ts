@@ -52,6 +52,8 @@ export interface CloudLinkOptions {
   handshakeTimeoutMs?: number;
   /** Heartbeats missed (plus one interval of margin) before the link is declared dead; default 2. */
   missedHeartbeats?: number;
+  /** An unconfirmed result is sent again on the same connection after this long; default 30 s. */
+  resendAfterMs?: number;
 }
 
 export type LinkState = 'connecting' | 'online' | 'waiting' | 'stopped';
@@ -72,6 +74,8 @@ export class CloudLink {
   #lastHeardAt = 0;
   #fatal: string | null = null;
   #stateListeners: Array<(state: LinkState) => void> = [];
+  /** When each outbox message was last sent on this connection. */
+  #sentAt = new Map<string, number>();
 
   constructor(options: CloudLinkOptions) {
     this.#o = options;
@@ -114,12 +118,31 @@ export class CloudLink {
     const socket = this.#socket;
     if (this.#state !== 'online' || !socket || socket.readyState !== WebSocket.OPEN) return false;
     socket.send(serializeMessage(message));
+    if (message.type === 'job.result' || message.type === 'job.cancelled') {
+      this.#sentAt.set(message.id, this.#o.clock.now());
+    }
     return true;
   }
 
-  /** Sends every unconfirmed result again. */
-  flushOutbox(): void {
-    for (const message of this.#o.handlers.outbox()) this.send(message);
+  /**
+   * Sends the unconfirmed results: all of them (after a welcome), or those last sent at least
+   * `resendAfterMs` ago (at each heartbeat), so a result the cloud did not confirm is retried
+   * without waiting for a reconnect.
+   */
+  flushOutbox(onlyStale = false): void {
+    const now = this.#o.clock.now();
+    const staleAt = now - (this.#o.resendAfterMs ?? 30_000);
+    const sentAt = new Map<string, number>();
+    for (const message of this.#o.handlers.outbox()) {
+      const last = this.#sentAt.get(message.id);
+      if (onlyStale && last !== undefined && last > staleAt) {
+        sentAt.set(message.id, last);
+        continue;
+      }
+      if (this.send(message)) sentAt.set(message.id, now);
+    }
+    // Forget confirmed messages.
+    this.#sentAt = sentAt;
   }
 
   #clearTimers(): void {
@@ -225,6 +248,7 @@ export class CloudLink {
         this.#heartbeatIntervalMs = message.heartbeatIntervalMs;
         this.#setState('online');
         handlers.onWelcome(message);
+        this.#sentAt.clear();
         this.flushOutbox();
         this.#scheduleHeartbeat();
         return;
@@ -269,6 +293,7 @@ export class CloudLink {
         queue: this.#o.handlers.queueSummary(),
       });
       socket.ping();
+      this.flushOutbox(true);
       this.#scheduleHeartbeat();
     }, interval);
   }
