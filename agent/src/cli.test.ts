@@ -1,0 +1,46 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = new URL('../bin/printwire-agent.mjs', import.meta.url).pathname;
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('printwire-agent CLI', () => {
+  test('without a command it prints the usage', () => {
+    const r = run();
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /printwire-agent start --cloud URL/);
+  });
+
+  test('an unknown command is a usage error (exit 2)', () => {
+    const unknown = run('frobnicate');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+  });
+
+  test('start refuses a bad printer URI with its reason (exit 1) and flags that exclude each other (exit 2)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+    const bad = run('start', '--data-dir', dir, '--printer', 'tcp://h?paper=A4');
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /\[VALIDATION_FAILED\].*paper must be 58mm or 80mm/);
+    const both = run('start', '--data-dir', dir, '--local-port', '8443', '--no-local-server');
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /exclude each other/);
+  });
+
+  test('status describes an empty data dir', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+    const status = JSON.parse(run('status', '--data-dir', dir, '--json').stdout) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual([status.deviceId, status.activated, status.queue], [null, false, null]);
+  });
+});
