@@ -25,6 +25,7 @@ dir="\${DEVICE_URI#printwire-file:}"
 while [ -e "$dir/hold" ]; do sleep 0.05; done
 out="$dir/job-$1.tmp"
 if [ $# -ge 6 ]; then cat "$6" > "$out"; else cat > "$out"; fi
+echo "$4" > "$dir/job-$1.copies"
 mv "$out" "$dir/job-$1.out"
 exit 0
 `;
@@ -35,6 +36,8 @@ export interface CupsTestQueue {
   dir: string;
   /** Waits for the file of CUPS job `jobId` and returns its bytes. */
   output(jobId: number, timeoutMs?: number): Promise<Buffer>;
+  /** The copies CUPS asked the backend for, for job `jobId` (read after `output`). */
+  copies(jobId: number): Promise<number>;
   /** The jobs written so far, by CUPS job id. */
   jobs(): Promise<number[]>;
   /** Jobs stay processing (the backend waits) until `release`. */
@@ -104,6 +107,9 @@ export async function createCupsQueue(name: string): Promise<CupsTestQueue> {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return readFile(path);
+    },
+    async copies(jobId) {
+      return Number((await readFile(join(dir, `job-${jobId}.copies`), 'utf8')).trim());
     },
     async hold() {
       await writeFile(join(dir, 'hold'), '');

@@ -165,13 +165,14 @@ export class HtmlRenderer {
   }
 
   /**
-   * The HTML as PDF: `@page { size; margin }` decide the paper (`preferCSSPageSize`); a page
-   * without `@page` gets `defaultSize` (default A4). Backgrounds print. Throws NO_BROWSER when no
-   * browser is found, RENDER_FAILED when the page cannot be rendered in time.
+   * The HTML as PDF: `@page { size; margin }` decide the paper (`preferCSSPageSize`). A page
+   * without `@page size` gets `defaultSize` (default A4), or with `widthMm` (receipt printers:
+   * the paper width) one page that wide and as long as the content. Backgrounds print. Throws
+   * NO_BROWSER when no browser is found, RENDER_FAILED when the page cannot be rendered in time.
    */
   async renderToPdf(
     html: string,
-    options: { defaultSize?: 'A4' | 'Letter' | 'A5'; production?: boolean } = {},
+    options: { defaultSize?: 'A4' | 'Letter' | 'A5'; widthMm?: number; production?: boolean } = {},
   ): Promise<Buffer> {
     const production = options.production ?? this.#options.production ?? false;
     const { browser } = await this.#launch();
@@ -187,11 +188,23 @@ export class HtmlRenderer {
         // file: and other schemes would let a job read this computer's files.
         void (allowed ? request.continue() : request.abort('accessdenied'));
       });
+      await page.emulateMediaType('print');
+      if (options.widthMm) {
+        await page.setViewport({ width: Math.round((options.widthMm * 96) / 25.4), height: 100 });
+      }
       await page.setContent(html, { waitUntil: 'load', timeout });
+      let size: { format: 'A4' | 'Letter' | 'A5' } | { width: string; height: string } = {
+        format: options.defaultSize ?? 'A4',
+      };
+      if (options.widthMm) {
+        const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+        size = { width: `${options.widthMm}mm`, height: `${Math.max(1, height)}px` };
+      }
       const pdf = await page.pdf({
         preferCSSPageSize: true,
         printBackground: true,
-        format: options.defaultSize ?? 'A4',
+        ...size,
+        ...(options.widthMm ? { margin: { top: 0, right: 0, bottom: 0, left: 0 } } : {}),
         timeout,
       });
       return Buffer.from(pdf);
@@ -200,9 +213,7 @@ export class HtmlRenderer {
       throw new PrintwireError(
         'RENDER_FAILED',
         `the HTML could not be rendered: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     } finally {
       await page.close().catch(() => undefined);

@@ -8,7 +8,7 @@ import {
 } from './cups-output.js';
 import { ippJobState } from './ipp-job-state.js';
 import { runCommand, type CommandRunner } from './run-command.js';
-import type { Spooler, SpoolerQueue, SpoolFormat, SpoolJobState } from './spooler.js';
+import type { Spooler, SpoolerQueue, SpoolJobState, SubmitOptions } from './spooler.js';
 import type { PrinterStatusReport } from '../transport.js';
 
 function missingTool(error: unknown): PrintwireError {
@@ -65,12 +65,9 @@ export class CupsSpooler implements Spooler {
     return cupsQueueStatus(printer, parseAccepting(accepting.stdout, queue));
   }
 
-  async submit(
-    queue: string,
-    bytes: Uint8Array,
-    options: { format: SpoolFormat; title: string },
-  ): Promise<string> {
+  async submit(queue: string, bytes: Uint8Array, options: SubmitOptions): Promise<string> {
     const args = ['-d', queue, '-t', options.title.slice(0, 200)];
+    if ((options.copies ?? 1) > 1) args.push('-n', String(options.copies));
     if (options.format === 'raw') args.push('-o', 'raw');
     const result = await this.#exec('lp', args, bytes);
     const jobId = result.code === 0 ? parseLpRequestId(result.stdout) : null;

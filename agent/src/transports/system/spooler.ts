@@ -7,6 +7,14 @@ export type SpoolFormat = 'raw' | 'document';
 export type SpoolJobState =
   'pending' | 'held' | 'processing' | 'stopped' | 'canceled' | 'aborted' | 'completed' | 'unknown';
 
+export interface SubmitOptions {
+  format: SpoolFormat;
+  /** The job's name in the queue. */
+  title: string;
+  /** Copies the spooler prints; default 1. */
+  copies?: number;
+}
+
 /** A queue of the OS spooler. */
 export interface SpoolerQueue {
   name: string;

@@ -81,6 +81,14 @@ describe('system spooler transport on CUPS', () => {
     assert.equal(out.subarray(0, 5).toString('latin1'), '%PDF-');
   });
 
+  test('copies are asked of the spooler', async (t) => {
+    if (!queue) return t.skip(skipReason);
+    await transportFor({ copies: 3 }).write(PDF);
+    const id = jobNumber(spooler.submitted.at(-1)!);
+    await queue.output(id);
+    assert.equal(await queue.copies(id), 3);
+  });
+
   test('a job is reported printed only once CUPS reports it completed', async (t) => {
     if (!queue) return t.skip(skipReason);
     await queue.hold();

@@ -21,6 +21,8 @@ export interface SystemTransportOptions extends TransportOptions {
   pollIntervalMs?: number;
   /** The job's name in the spooler's queue. Default `Printwire job`. */
   title?: string;
+  /** Copies the spooler prints of each job (documents cannot be repeated byte-wise). Default 1. */
+  copies?: number;
 }
 
 type SystemTarget = Extract<PrinterTarget, { connection: 'system' }>;
@@ -43,6 +45,7 @@ export class SystemTransport implements Transport {
   readonly #writeTimeoutMs: number;
   readonly #pollIntervalMs: number;
   readonly #title: string;
+  readonly #copies: number;
 
   constructor(target: SystemTarget, spooler: Spooler, options: SystemTransportOptions = {}) {
     this.#queue = target.queue;
@@ -50,6 +53,7 @@ export class SystemTransport implements Transport {
     this.#writeTimeoutMs = options.writeTimeoutMs ?? SYSTEM_DEFAULTS.writeTimeoutMs;
     this.#pollIntervalMs = options.pollIntervalMs ?? SYSTEM_DEFAULTS.pollIntervalMs;
     this.#title = options.title ?? 'Printwire job';
+    this.#copies = options.copies ?? 1;
   }
 
   async open(): Promise<void> {
@@ -68,7 +72,11 @@ export class SystemTransport implements Transport {
 
   /** One spooler job: `raw` bytes for the printer, or a `document` for the spooler to convert. */
   async print(bytes: Uint8Array, format: SpoolFormat): Promise<void> {
-    const jobId = await this.#spooler.submit(this.#queue, bytes, { format, title: this.#title });
+    const jobId = await this.#spooler.submit(this.#queue, bytes, {
+      format,
+      title: this.#title,
+      copies: this.#copies,
+    });
     const deadline = performance.now() + this.#writeTimeoutMs;
     for (;;) {
       const state = await this.#spooler.jobState(this.#queue, jobId);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { PrinterStatusReport } from '../transport.js';
 import { runCommand, type CommandRunner } from './run-command.js';
-import type { Spooler, SpoolerQueue, SpoolFormat, SpoolJobState } from './spooler.js';
+import type { Spooler, SpoolerQueue, SpoolJobState, SubmitOptions } from './spooler.js';
 
 /*
  * The Windows spooler through PowerShell (present on every Windows since 7): Get-Printer and
@@ -52,9 +52,13 @@ public static class PrintwireRaw {
   }
 }
 "@
-[PrintwireRaw]::Send($env:PW_QUEUE, $env:PW_TITLE, [System.IO.File]::ReadAllBytes($env:PW_FILE))
+$data = [System.IO.File]::ReadAllBytes($env:PW_FILE)
+$all = New-Object System.IO.MemoryStream
+for ($i = 0; $i -lt [int]$env:PW_COPIES; $i++) { $all.Write($data, 0, $data.Length) }
+[PrintwireRaw]::Send($env:PW_QUEUE, $env:PW_TITLE, $all.ToArray())
 `;
 
+// The PrintTo verb has no copies argument: documents print once on Windows (see docs/printers.md).
 const DOCUMENT_SCRIPT = `
 $ErrorActionPreference = 'Stop'
 $p = Start-Process -FilePath $env:PW_FILE -Verb PrintTo -ArgumentList ('"' + $env:PW_QUEUE + '"') -WindowStyle Hidden -PassThru
@@ -161,7 +165,12 @@ export class WindowsSpooler implements Spooler {
     await writeFile(file, bytes);
     try {
       const script = options.format === 'raw' ? RAW_SCRIPT : DOCUMENT_SCRIPT;
-      const env = { PW_QUEUE: queue, PW_TITLE: options.title.slice(0, 200), PW_FILE: file };
+      const env = {
+        PW_QUEUE: queue,
+        PW_TITLE: options.title.slice(0, 200),
+        PW_FILE: file,
+        PW_COPIES: String(options.copies ?? 1),
+      };
       const result = await this.#ps(script, env, 60_000);
       const jobId = result.stdout.trim().split(/\s+/).pop() ?? '';
       if (result.code !== 0 || !/^\d+$/.test(jobId)) {

@@ -1,0 +1,98 @@
+import { PrintwireError } from '@printwire/shared/errors/index';
+import type { QueuedJob } from '../queue/job-queue.js';
+import type { Downloader } from '../download/downloader.js';
+import type { HtmlRenderer } from './html.js';
+import { renderImageForThermal } from './image.js';
+import { renderPdfForThermal } from './pdf.js';
+
+type MediaJob = Pick<QueuedJob, 'type' | 'encoding' | 'content' | 'options'>;
+
+/** The printer a pdf, image or html job goes to. */
+export interface MediaPrinter {
+  /** `system`: the OS spooler converts documents; anything else is a thermal printer. */
+  connection: 'tcp' | 'serial' | 'usb' | 'system';
+  language: 'escpos' | 'zpl' | 'epl';
+  paper: '58mm' | '80mm';
+  /** The printer's default cut, or null for `full`. */
+  cut: 'full' | 'partial' | 'none' | null;
+}
+
+export interface MediaDeps {
+  html: HtmlRenderer;
+  /** `NODE_ENV=production`: http sub-resources of HTML jobs are refused. */
+  production: boolean;
+}
+
+/** The job types this module renders (the others go through `renderJob`). */
+export const MEDIA_JOB_TYPES = ['pdf', 'image', 'html'] as const;
+
+export function isMediaJob(type: string): type is (typeof MEDIA_JOB_TYPES)[number] {
+  return (MEDIA_JOB_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * A job with `encoding: url` made into the same job with its content downloaded (as base64),
+ * so that the synchronous `renderJob` and `renderMediaJob` see bytes. Other jobs are returned
+ * as they are. Throws DOWNLOAD_FAILED, DOWNLOAD_TIMEOUT or DOWNLOAD_TOO_LARGE.
+ */
+export async function resolveUrlContent<J extends MediaJob>(
+  job: J,
+  downloader: Downloader,
+): Promise<J> {
+  if (job.encoding !== 'url') return job;
+  if (typeof job.content !== 'string') {
+    throw new PrintwireError('INVALID_JOB', 'url content must be the URL string');
+  }
+  const file = await downloader.download(job.content.trim());
+  return { ...job, encoding: 'base64', content: file.bytes.toString('base64') };
+}
+
+function bytesOf(job: MediaJob): Buffer {
+  if (typeof job.content !== 'string') {
+    throw new PrintwireError('INVALID_JOB', `${job.type} content must be a string`);
+  }
+  if (job.encoding === 'base64') return Buffer.from(job.content, 'base64');
+  if (job.encoding === 'utf8' && job.type === 'html') return Buffer.from(job.content, 'utf8');
+  throw new PrintwireError(
+    'INVALID_JOB',
+    `${job.type} content must be base64${job.type === 'html' ? ' or utf8' : ''} (or a url)`,
+  );
+}
+
+/**
+ * The bytes for a pdf, image or html job (content already resolved from a URL): for a system
+ * printer the PDF or image itself (the spooler converts it; HTML becomes PDF first); for an
+ * ESC/POS printer raster images at its paper width, with copies and cut. Label printers take
+ * no documents: UNSUPPORTED_JOB.
+ */
+export async function renderMediaJob(
+  job: MediaJob,
+  printer: MediaPrinter,
+  deps: MediaDeps,
+): Promise<Uint8Array> {
+  if (!isMediaJob(job.type)) throw new Error(`${job.type} is not a media job`);
+  const system = printer.connection === 'system';
+  if (!system && printer.language !== 'escpos') {
+    throw new PrintwireError(
+      'UNSUPPORTED_JOB',
+      `a ${job.type} job cannot print on a ${printer.language} label printer`,
+    );
+  }
+  const raster = {
+    paper: printer.paper,
+    copies: job.options.copies ?? 1,
+    cut: job.options.cut ?? printer.cut ?? 'full',
+  };
+  let bytes = bytesOf(job);
+  if (job.type === 'html') {
+    const widthMm = system ? undefined : printer.paper === '58mm' ? 58 : 80;
+    bytes = await deps.html.renderToPdf(bytes.toString('utf8'), {
+      production: deps.production,
+      ...(widthMm ? { widthMm } : {}),
+    });
+  }
+  if (system) return bytes;
+  return job.type === 'image'
+    ? renderImageForThermal(bytes, raster)
+    : renderPdfForThermal(bytes, raster);
+}
