@@ -236,6 +236,56 @@ describe('agent protocol parsing', () => {
     assert.equal(parseCloudMessage(welcome(300_001)).ok, false);
   });
 
+  test('no mutation of a valid message makes the parser throw', () => {
+    // A small seeded generator (mulberry32), so that a failure can be replayed.
+    let seed = 42;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) >>> 0;
+      let t = seed;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const oddValues: unknown[] = [null, 0, -1, 1e308, '', 'x'.repeat(2000), [], {}, true, [[[]]]];
+    const mutate = (value: unknown, depth: number): unknown => {
+      if (depth > 4 || value === null || typeof value !== 'object') {
+        return random() < 0.3 ? oddValues[Math.floor(random() * oddValues.length)] : value;
+      }
+      if (Array.isArray(value)) return value.map((v) => mutate(v, depth + 1));
+      const out: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(value)) {
+        if (random() < 0.1) continue;
+        out[random() < 0.05 ? `${key}_` : key] = mutate(inner, depth + 1);
+      }
+      return out;
+    };
+    const samples = [
+      hello,
+      { type: 'job.dispatch', job },
+      {
+        type: 'job.result',
+        id: 'r',
+        jobId: 'j',
+        attempt: 1,
+        outcome: 'failed',
+        errorCode: 'PAPER_OUT',
+        at: '2026-01-01T00:00:00Z',
+      },
+    ];
+    let refused = 0;
+    for (let i = 0; i < 3000; i++) {
+      const text = JSON.stringify(mutate(samples[i % samples.length], 0));
+      const cut = random() < 0.1 ? text.slice(0, Math.floor(random() * text.length)) : text;
+      const a = parseAgentMessage(cut);
+      const c = parseCloudMessage(cut);
+      if (!a.ok) refused += 1;
+      assert.equal(typeof c.ok, 'boolean');
+    }
+    assert.ok(refused > 1000, 'most mutations are refused');
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    assert.equal(parseAgentMessage(deep).ok, false);
+  });
+
   test('revoked, deleted, replaced and unsupported-version closes stop reconnection', () => {
     assert.equal(isFatalCloseCode(AGENT_CLOSE_CODES.UNAUTHORIZED), true);
     assert.equal(isFatalCloseCode(AGENT_CLOSE_CODES.UNSUPPORTED_VERSION), true);
