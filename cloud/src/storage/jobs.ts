@@ -3,7 +3,7 @@
  * organization id and the mode: a test key never sees a live job and the other way round.
  * The sweeper's two methods (expire, purge) are the only ones that span organizations.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from './cursor.js';
@@ -583,7 +583,7 @@ export class JobsRepository {
       .where('organizationId', '=', organizationId)
       .where('deviceId', '=', deviceId)
       .where('mode', '=', 'live')
-      .where('state', '=', 'queued')
+      .where('state', '=', sql.lit('queued')) // a literal, so the partial index applies
       .orderBy('createdAt')
       .orderBy('id')
       .limit(limit)
@@ -596,7 +596,7 @@ export class JobsRepository {
     const due = await this.read
       .selectFrom('jobs')
       .select(['id', 'organizationId'])
-      .where('state', '=', 'queued')
+      .where('state', '=', sql.lit('queued')) // a literal, so the partial index applies
       .where('expiresAt', '<=', now)
       .limit(batch)
       .execute();

@@ -3,7 +3,7 @@
  * builder; the few types that differ (bytes, auto-increment) come from `types(dialect)`.
  * Names are snake_case here because migrations run without the CamelCasePlugin.
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -166,20 +166,25 @@ function initial(dialect: Dialect): Migration {
         .on('jobs')
         .columns(['organization_id', 'mode', 'created_at', 'id'])
         .execute();
+      // Partial indexes: only queued jobs wait for a device or expire, only finished jobs with
+      // content wait for the sweeper; sandbox jobs (finished at creation) skip the first two.
       await db.schema
         .createIndex('jobs_queued_device')
         .on('jobs')
-        .columns(['device_id', 'state', 'created_at'])
+        .columns(['device_id', 'created_at'])
+        .where(sql.ref('state'), '=', 'queued')
         .execute();
       await db.schema
-        .createIndex('jobs_expiry')
+        .createIndex('jobs_queued_expiry')
         .on('jobs')
-        .columns(['state', 'expires_at'])
+        .column('expires_at')
+        .where(sql.ref('state'), '=', 'queued')
         .execute();
       await db.schema
         .createIndex('jobs_content_expiry')
         .on('jobs')
-        .columns(['content_expires_at'])
+        .column('content_expires_at')
+        .where(sql.ref('content_expires_at'), 'is not', null)
         .execute();
 
       await db.schema
@@ -297,8 +302,14 @@ class InCodeMigrations implements MigrationProvider {
 export async function migrateToLatest(
   db: Kysely<unknown>,
   dialect: Dialect,
+  schema?: string,
 ): Promise<{ applied: string[] }> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(dialect) });
+  const migrator = new Migrator({
+    db,
+    provider: new InCodeMigrations(dialect),
+    // Kysely looks for its own tables in every schema unless told which one is ours.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return {

@@ -27,12 +27,14 @@ export class Store {
   readonly jobs: JobsRepository;
   readonly templates: TemplatesRepository;
   private readonly committer: GroupCommitter | undefined;
+  private readonly schema: string | undefined;
 
   private constructor(
     private readonly db: OpenedDatabase,
     options: StoreOptions,
   ) {
     this.dialect = db.dialect;
+    this.schema = options.schema;
     this.committer =
       db.dialect === 'sqlite'
         ? new GroupCommitter(db.writer, db.syncWal ? { afterCommit: db.syncWal } : {})
@@ -47,7 +49,7 @@ export class Store {
   static async open(options: StoreOptions): Promise<Store> {
     const db = openDatabase(options);
     try {
-      if (options.migrate !== false) await migrateToLatest(db.raw, db.dialect);
+      if (options.migrate !== false) await migrateToLatest(db.raw, db.dialect, options.schema);
     } catch (error) {
       await db.close();
       throw error;
@@ -65,7 +67,7 @@ export class Store {
   }
 
   async migrate(): Promise<{ applied: string[] }> {
-    return migrateToLatest(this.db.raw, this.db.dialect);
+    return migrateToLatest(this.db.raw, this.db.dialect, this.schema);
   }
 
   /** Throws when the database does not answer. */
