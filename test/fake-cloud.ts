@@ -26,6 +26,8 @@ export class FakeCloud extends EventEmitter {
   /** Acknowledge job.result and job.cancelled messages (on by default). */
   autoAck = true;
   heartbeatIntervalMs = 15_000;
+  /** Answer `hello` with `welcome` (on by default). */
+  answerHello = true;
   config: AgentConfig = { printers: [] };
   /** Handshakes refused with 401. */
   refusedHandshakes = 0;
@@ -159,7 +161,7 @@ export class FakeCloud extends EventEmitter {
       }
       const message = parsed.message;
       this.received.push(message);
-      if (message.type === 'hello') {
+      if (message.type === 'hello' && this.answerHello) {
         this.send({
           type: 'welcome',
           replyTo: message.id,

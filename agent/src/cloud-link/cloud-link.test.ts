@@ -303,6 +303,18 @@ describe('cloud link', () => {
     await other.stop();
   });
 
+  test('a cloud that never answers hello is left after the handshake timeout', async () => {
+    cloud.answerHello = false;
+    const a = await openAgent();
+    a.start();
+    await cloud.waitFor('hello');
+    const waiting = untilState(a, 'waiting');
+    clock.advance(9999);
+    assert.equal(a.link?.state, 'connecting');
+    clock.advance(1);
+    await waiting;
+  });
+
   test('reconnect delays double up to the cap while the cloud is away', async () => {
     const a = await openAgent(() => 0.999);
     a.start();
