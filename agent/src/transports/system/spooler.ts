@@ -34,11 +34,7 @@ export interface Spooler {
   /** The queue's state; null when there is no such queue. */
   queueStatus(queue: string): Promise<PrinterStatusReport | null>;
   /** Submits one job and returns the spooler's job id. */
-  submit(
-    queue: string,
-    bytes: Uint8Array,
-    options: { format: SpoolFormat; title: string },
-  ): Promise<string>;
+  submit(queue: string, bytes: Uint8Array, options: SubmitOptions): Promise<string>;
   jobState(queue: string, jobId: string): Promise<SpoolJobState>;
   cancel(queue: string, jobId: string): Promise<void>;
 }

@@ -155,11 +155,7 @@ export class WindowsSpooler implements Spooler {
     return result.code === 0 ? windowsPrinterStatus(result.stdout) : null;
   }
 
-  async submit(
-    queue: string,
-    bytes: Uint8Array,
-    options: { format: SpoolFormat; title: string },
-  ): Promise<string> {
+  async submit(queue: string, bytes: Uint8Array, options: SubmitOptions): Promise<string> {
     const extension = options.format === 'raw' ? 'bin' : 'pdf';
     const file = join(tmpdir(), `printwire-${randomBytes(6).toString('hex')}.${extension}`);
     await writeFile(file, bytes);
