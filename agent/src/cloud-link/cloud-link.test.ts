@@ -123,6 +123,20 @@ describe('cloud link', () => {
     assert.equal(printer.bytes().toString('latin1').split('content of job_1').length - 1, 1);
   });
 
+  test('malformed cloud messages are ignored and the link carries on', async () => {
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    cloud.socket!.send('not json');
+    cloud.socket!.send(JSON.stringify({ type: 'job.dispatch', job: { id: 'job_bad' } }));
+    cloud.socket!.send(JSON.stringify({ type: 'job.teleport' }));
+    const acked = cloud.waitFor('job.ack');
+    cloud.dispatch(makeJob('job_ok', a.printers[0]!.agentPrinterId));
+    assert.equal((await acked).jobId, 'job_ok');
+    assert.equal(a.queue.get('job_bad'), null);
+    assert.equal(a.link?.state, 'online');
+  });
+
   test('a job for a printer the agent does not have fails with PRINTER_NOT_FOUND', async () => {
     const a = await openAgent();
     a.start();
