@@ -28,18 +28,45 @@ export interface GroupCommitOptions {
 
 class BatchFailed extends Error {}
 
+/**
+ * Coalesces syncs: a request resolves after a sync that started after it was made. While one sync
+ * runs, every batch committed meanwhile waits for the single next one.
+ */
+class SyncCoalescer {
+  private inFlight: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+
+  constructor(private readonly sync: () => Promise<void>) {}
+
+  request(): Promise<void> {
+    if (!this.inFlight) {
+      this.inFlight = this.sync().finally(() => {
+        this.inFlight = undefined;
+      });
+      return this.inFlight;
+    }
+    this.next ??= this.inFlight
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.request();
+      });
+    return this.next;
+  }
+}
+
 export class GroupCommitter {
   private queue: Unit[] = [];
   private running = false;
   private readonly maxBatch: number;
-  private readonly afterCommit: () => Promise<void>;
+  private readonly syncs: SyncCoalescer;
 
   constructor(
     private readonly db: Kysely<Database>,
     options: GroupCommitOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 256;
-    this.afterCommit = options.afterCommit ?? (async () => undefined);
+    this.syncs = new SyncCoalescer(options.afterCommit ?? (async () => undefined));
   }
 
   /** Runs `fn` in a transaction; resolves once that transaction is committed and durable. */
@@ -85,8 +112,10 @@ export class GroupCommitter {
       for (const unit of batch) await this.runAlone(unit);
       return;
     }
-    await this.durable(batch);
-    batch.forEach((unit, i) => unit.resolve(values[i]));
+    // The next batch may start while this one's sync runs: its units resolve when it is done.
+    void this.durable(batch).then((ok) => {
+      if (ok) batch.forEach((unit, i) => unit.resolve(values[i]));
+    });
   }
 
   private async runAlone(unit: Unit): Promise<void> {
@@ -100,10 +129,10 @@ export class GroupCommitter {
     if (await this.durable([unit])) unit.resolve(value);
   }
 
-  /** Runs afterCommit; on failure rejects every unit (their commit may not be durable). */
+  /** Waits for a sync after the commit; on failure rejects every unit (maybe not durable). */
   private async durable(units: Unit[]): Promise<boolean> {
     try {
-      await this.afterCommit();
+      await this.syncs.request();
       return true;
     } catch (error) {
       for (const unit of units) unit.reject(error);

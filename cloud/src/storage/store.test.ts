@@ -4,6 +4,7 @@ import { PrintwireError } from '@printwire/shared/errors/index';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { NewJob } from './jobs.js';
 import type { Store } from './store.js';
+import { DEFAULT_TEMPLATE_LIMITS } from './templates.js';
 import { openTestStore, storeKinds, type TestStore } from './test-stores.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
@@ -294,6 +295,32 @@ for (const { kind, skip } of await storeKinds()) {
         [one.job.id, two.job.id],
       );
       assert.deepEqual(await store.jobs.listQueuedForDevice(orgB, device.id), []);
+    });
+
+    test('an organization holds at most its template count and total size', async () => {
+      const small = await openTestStore(kind, {
+        templates: { maxTemplates: 2, maxTotalBytes: 10 },
+      });
+      try {
+        const org = (await small.store.organizations.create({ name: 'Tpl' }, T0, [])).id;
+        await small.store.templates.create(org, { name: 'a', type: 'zpl', content: '12345' }, T0);
+        await assert.rejects(
+          small.store.templates.create(org, { name: 'b', type: 'zpl', content: '123456' }, T0),
+          (e: PrintwireError) => e.code === 'VALIDATION_FAILED' && /bytes/.test(e.message),
+        );
+        await small.store.templates.create(org, { name: 'b', type: 'zpl', content: '12345' }, T0);
+        await assert.rejects(
+          small.store.templates.create(org, { name: 'c', type: 'zpl', content: '' }, T0),
+          (e: PrintwireError) =>
+            e.code === 'VALIDATION_FAILED' && /at most 2 templates/.test(e.message),
+        );
+      } finally {
+        await small.cleanup();
+      }
+      assert.deepEqual(DEFAULT_TEMPLATE_LIMITS, {
+        maxTemplates: 200,
+        maxTotalBytes: 2 * 1024 * 1024,
+      });
     });
 
     test('an API key is found by its hash and names its organization', async () => {

@@ -158,6 +158,16 @@ describe('POST /v1/jobs', () => {
     }
   });
 
+  test('a receipt takes at most 2000 blocks', async () => {
+    const blocks = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ type: 'text', value: `line ${i}` }));
+    assert.equal((await post({ type: 'receipt', data: { blocks: blocks(2000) } })).status, 201);
+    const over = await post({ type: 'receipt', data: { blocks: blocks(2001) } });
+    assert.equal(over.status, 400);
+    assert.equal(over.body.error.code, 'INVALID_JOB');
+    assert.equal(over.body.error.details[0].path, 'data.blocks');
+  });
+
   test('options are enforced at their edges', async () => {
     const edges: Array<[Record<string, unknown>, boolean]> = [
       [{ copies: 1 }, true],
