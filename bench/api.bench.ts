@@ -1,6 +1,7 @@
 /**
  * The REST API under load: POST /v1/jobs (a receipt with a test key: validated, printed by the
- * sandbox, stored durably in SQLite with synchronous=FULL before the 201) and GET /v1/jobs, at 1,
+ * sandbox, stored durably in SQLite before the 201: group commit, the WAL synced with fdatasync
+ * before any write of the batch is answered) and GET /v1/jobs (a page of 25), at 1,
  * 10 and 50 connections, against a bare Express handler answering the same JSON in the same
  * process. Target at 50 connections: at least 50% of the bare handler's throughput and p99 under
  * 20 ms. `npm run bench api`.
