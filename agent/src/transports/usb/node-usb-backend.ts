@@ -152,6 +152,23 @@ class NodeUsbDevice implements UsbDeviceLike {
     });
   }
 
+  getPortStatus(interfaceNumber: number, timeoutMs: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      try {
+        this.#device.timeout = timeoutMs;
+        // bmRequestType 0xA1: class request to the interface, device to host.
+        this.#device.controlTransfer(0xa1, 0x01, 0, interfaceNumber, 1, (error, data) => {
+          if (error) reject(wrap(error));
+          else if (!data || !(data instanceof Buffer) || data.length < 1) {
+            reject(new UsbError('io', 'GET_PORT_STATUS returned no byte'));
+          } else resolve(data[0]!);
+        });
+      } catch (error) {
+        reject(wrap(error));
+      }
+    });
+  }
+
   transferIn(endpoint: number, length: number, timeoutMs: number): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
       try {

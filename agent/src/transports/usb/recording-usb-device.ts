@@ -22,6 +22,8 @@ export interface RecordingUsbDeviceOptions {
   unplugAfterBytes?: number | null;
   /** Largest bulk OUT transfer the device accepts at once (like its endpoint buffer). */
   maxTransferBytes?: number;
+  /** Answers the printer class's GET_PORT_STATUS (default: when it has a printer interface). */
+  portStatus?: boolean;
 }
 
 /** A printer-class interface with bulk OUT 0x01 and bulk IN 0x82 (bidirectional). */
@@ -166,6 +168,22 @@ export class RecordingUsbDevice implements UsbDeviceLike {
       this.#pendingStatus.push(byte);
     }
     for (const wake of this.#statusWaiters.splice(0)) wake();
+  }
+
+  /** GET_PORT_STATUS requests answered. */
+  portStatusRequests = 0;
+
+  async getPortStatus(interfaceNumber: number): Promise<number> {
+    if (this.unplugged) throw this.#gone();
+    const supported = this.#options.portStatus ?? this.interfaces.some((i) => i.classCode === 7);
+    if (!supported || !this.claimed.includes(interfaceNumber)) {
+      throw new UsbError('io', 'LIBUSB_ERROR_PIPE');
+    }
+    this.portStatusRequests++;
+    let status = 0x18; // selected, no error
+    if (this.paperOut) status = (status | 0x20) & ~0x08;
+    if (this.coverOpen) status &= ~0x08;
+    return status;
   }
 
   async transferIn(endpoint: number, length: number, timeoutMs: number): Promise<Uint8Array> {

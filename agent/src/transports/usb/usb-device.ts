@@ -54,6 +54,11 @@ export interface UsbDeviceLike {
   claim(interfaceNumber: number): Promise<void>;
   /** One bulk OUT transfer; resolves when the device took every byte. */
   transferOut(endpoint: number, data: Uint8Array, timeoutMs: number): Promise<void>;
+  /**
+   * The printer class's GET_PORT_STATUS (class request 1 to the interface): bit 5 paper empty,
+   * bit 4 selected, bit 3 not error. Rejects when the device does not support it.
+   */
+  getPortStatus(interfaceNumber: number, timeoutMs: number): Promise<number>;
   /** One bulk IN transfer of at most `length` bytes; `timeout` when the device sent nothing. */
   transferIn(endpoint: number, length: number, timeoutMs: number): Promise<Uint8Array>;
   /** Releases claimed interfaces, re-attaches kernel drivers and closes; never rejects. */

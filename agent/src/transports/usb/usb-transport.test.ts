@@ -11,7 +11,12 @@ import {
   RecordingUsbDevice,
   type RecordingUsbDeviceOptions,
 } from './recording-usb-device.js';
-import { USB_DEFAULTS, usbAccessFix, usbTransportFactory } from './usb-transport.js';
+import {
+  decodePortStatus,
+  USB_DEFAULTS,
+  usbAccessFix,
+  usbTransportFactory,
+} from './usb-transport.js';
 
 const EPSON = 0x04b8;
 
@@ -146,21 +151,67 @@ describe('USB transport', () => {
     await transport.close();
   });
 
-  test('a printer without bulk IN has no status, and a silent one reads null after the timeout', async () => {
+  test('a one-way printer-class printer reports through GET_PORT_STATUS, without DLE EOT', async () => {
     const oneWay = epson({ interfaces: [printerClassInterface(0, false)] });
-    const t1 = transportFor(oneWay, 'usb://04b8:0202');
-    await t1.open();
-    assert.equal(await t1.readStatus(), null);
+    const transport = transportFor(oneWay, 'usb://04b8:0202');
+    await transport.open();
+    assert.deepEqual(await transport.readStatus(), { status: 'online', detail: null });
+    oneWay.paperOut = true;
+    assert.deepEqual(await transport.readStatus(), { status: 'paper_out', detail: 'paper out' });
     assert.equal(oneWay.transfers.length, 0, 'no DLE EOT is sent where no answer can come');
-    await t1.close();
+    assert.equal(oneWay.portStatusRequests, 2);
+    await transport.close();
+  });
 
+  test('a label printer on the printer class is asked its port status, never DLE EOT', async () => {
+    const zebra = epson({ vendorId: 0x0a5f, productId: 0x0166 });
+    const transport = transportFor(zebra, 'usb://0a5f:0166', { language: 'zpl' });
+    await transport.open();
+    zebra.coverOpen = true;
+    assert.equal((await transport.readStatus())?.status, 'error');
+    await transport.close();
+    assert.equal(zebra.transfers.length, 0);
+  });
+
+  test('an ESC/POS printer that does not answer DLE EOT falls back to the port status', async () => {
     const silent = epson({ answersStatus: false });
-    const t2 = transportFor(silent, 'usb://04b8:0202', { statusTimeoutMs: 50 });
-    await t2.open();
+    const transport = transportFor(silent, 'usb://04b8:0202', { statusTimeoutMs: 50 });
+    await transport.open();
     const started = performance.now();
-    assert.equal(await t2.readStatus(), null);
+    assert.deepEqual(await transport.readStatus(), { status: 'online', detail: null });
     assert.ok(performance.now() - started >= 45);
-    await t2.close();
+    assert.equal(silent.portStatusRequests, 1);
+    await transport.close();
+  });
+
+  test('a vendor-specific printer that answers nothing reads null after the timeout', async () => {
+    const silent = new RecordingUsbDevice({
+      vendorId: 0x0416,
+      productId: 0x5011,
+      interfaces: [
+        {
+          number: 0,
+          classCode: 0xff,
+          subclass: 0,
+          protocol: 0,
+          endpoints: [
+            { address: 0x03, direction: 'out', transfer: 'bulk' },
+            { address: 0x81, direction: 'in', transfer: 'bulk' },
+          ],
+        },
+      ],
+    });
+    const transport = transportFor(silent, 'usb://0416:5011', { statusTimeoutMs: 50 });
+    await transport.open();
+    assert.equal(await transport.readStatus(), null);
+    await transport.close();
+  });
+
+  test('port status bits: paper empty, not selected, error', () => {
+    assert.deepEqual(decodePortStatus(0x18), { status: 'online', detail: null });
+    assert.equal(decodePortStatus(0x38).status, 'paper_out');
+    assert.equal(decodePortStatus(0x08).status, 'offline');
+    assert.equal(decodePortStatus(0x10).status, 'error');
   });
 
   test('the serial number in the URI picks one of two identical printers', async () => {

@@ -99,6 +99,17 @@ function jobError(target: UsbTarget, error: unknown, during: 'open' | 'io'): Pri
 }
 
 /**
+ * The printer class's port status byte (USB Printer Class 1.1, GET_PORT_STATUS): bit 5 paper
+ * empty, bit 4 selected, bit 3 not error. Pure.
+ */
+export function decodePortStatus(status: number): PrinterStatusReport {
+  if (status & 0x20) return { status: 'paper_out', detail: 'paper out' };
+  if (!(status & 0x08)) return { status: 'error', detail: 'printer reports an error' };
+  if (!(status & 0x10)) return { status: 'offline', detail: 'printer is not selected (offline)' };
+  return { status: 'online', detail: null };
+}
+
+/**
  * A printer on USB through libusb: the printer-class interface (or a known ESC/POS vendor's
  * vendor-specific one), bulk OUT for the job in chunks, bulk IN for `DLE EOT` status where the
  * printer has an IN endpoint. The kernel driver (Linux usblp) is detached while the agent
@@ -193,9 +204,22 @@ export class UsbTransport implements Transport {
     }
   }
 
+  /**
+   * ESC/POS printers with a bulk IN endpoint are asked `DLE EOT`; printer-class devices that do
+   * not answer it (label printers, one-way interfaces) are asked the class's GET_PORT_STATUS.
+   * Null when the printer answers neither.
+   */
   async readStatus(): Promise<PrinterStatusReport | null> {
+    const { iface } = this.#live();
+    if (this.#answersStatus && iface.bulkIn !== null) {
+      const report = await this.#readDleEot();
+      if (report) return report;
+    }
+    return iface.printerClass ? this.#readPortStatus() : null;
+  }
+
+  async #readDleEot(): Promise<PrinterStatusReport | null> {
     const { device, iface } = this.#live();
-    if (!this.#answersStatus || iface.bulkIn === null) return null;
     const deadline = performance.now() + this.#options.statusTimeoutMs;
     const answers: number[] = [];
     try {
@@ -205,7 +229,7 @@ export class UsbTransport implements Transport {
         if (left <= 0) break;
         let chunk: Uint8Array;
         try {
-          chunk = await device.transferIn(iface.bulkIn, USB_DEFAULTS.inPacketBytes, left);
+          chunk = await device.transferIn(iface.bulkIn!, USB_DEFAULTS.inPacketBytes, left);
         } catch (error) {
           if (error instanceof UsbError && error.failure === 'timeout') break;
           throw error;
@@ -216,6 +240,18 @@ export class UsbTransport implements Transport {
       throw this.#fail(error);
     }
     return answers.length === 0 ? null : decodeEscposStatus(answers.slice(0, 4));
+  }
+
+  async #readPortStatus(): Promise<PrinterStatusReport | null> {
+    const { device, iface } = this.#live();
+    let status: number;
+    try {
+      status = await device.getPortStatus(iface.interfaceNumber, this.#options.statusTimeoutMs);
+    } catch (error) {
+      if (error instanceof UsbError && error.failure === 'no_device') throw this.#fail(error);
+      return null;
+    }
+    return decodePortStatus(status);
   }
 
   async close(): Promise<void> {
