@@ -93,7 +93,7 @@ describe('printer discovery', () => {
     }
     const [epson, zebra] = result.printers;
     assert.ok(epson!.capabilities.includes('status') && epson!.capabilities.includes('pdf'));
-    assert.deepEqual(zebra!.capabilities, ['zpl', 'raw']);
+    assert.deepEqual(zebra!.capabilities, ['zpl', 'raw', 'status']);
     assert.match(zebra!.note ?? '', /udev/);
     assert.equal(result.printers.find((p) => p.name === 'HP LaserJet')?.isDefault, true);
     assert.deepEqual(result.printers.find((p) => p.kind === 'office')?.capabilities, [

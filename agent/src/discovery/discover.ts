@@ -72,7 +72,7 @@ export async function discoverPrinters(sources: DiscoverySources): Promise<Disco
           connection: 'usb',
           kind,
           language: p.language,
-          capabilities: capabilitiesOf(kind, p.language, p.bidirectional && kind === 'receipt'),
+          capabilities: capabilitiesOf(kind, p.language, p.reportsStatus),
           note: p.problem,
           isDefault: false,
         });

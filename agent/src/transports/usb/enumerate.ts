@@ -12,8 +12,10 @@ export interface UsbPrinterInfo {
   /** The printer URI that reaches it: `usb://VID:PID[/SERIAL]`, with `lang=zpl` for Zebra. */
   uri: string;
   language: 'escpos' | 'zpl';
-  /** Has a bulk IN endpoint, so status can be read. */
+  /** Has a bulk IN endpoint (ESC/POS `DLE EOT` answers come back). */
   bidirectional: boolean;
+  /** Status can be read: `DLE EOT` on bulk IN, or the printer class's port status. */
+  reportsStatus: boolean;
   /** Why the names are missing, with the fix (access denied), else null. */
   problem: string | null;
 }
@@ -59,6 +61,7 @@ export async function listUsbPrinters(backend: UsbBackend): Promise<UsbPrinterIn
       uri: language === 'escpos' ? path : `${path}?lang=${language}`,
       language,
       bidirectional: iface.bulkIn !== null,
+      reportsStatus: iface.bulkIn !== null || iface.printerClass,
       problem,
     });
   }
