@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { registerNativeReader } from './prepared.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 
@@ -148,6 +149,7 @@ export function openDatabase(options: OpenOptions): OpenedDatabase {
     readConn === writeConn
       ? writer
       : new Kysely<Database>({ dialect: new SqliteDialect({ database: readConn }), plugins });
+  if (reader !== writer) registerNativeReader(reader, readConn);
   return {
     dialect: 'sqlite',
     writer,

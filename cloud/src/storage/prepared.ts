@@ -4,10 +4,29 @@
  * costs several times more than running it on SQLite, so the queries of every request (the key
  * lookup, job creation, job lists) are prepared once per shape.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
 type Executor = Pick<Kysely<Database>, 'executeQuery'>;
+
+/**
+ * SQLite read connections by the Kysely instance that wraps them. Reads on such an instance skip
+ * Kysely's asynchronous driver: the prepared statement runs directly (better-sqlite3 is
+ * synchronous anyway) and rows come back as arrays, named once per statement. Writes, which run
+ * inside transactions, always go through Kysely.
+ */
+const nativeReaders = new WeakMap<object, BetterSqlite3.Database>();
+
+export function registerNativeReader(
+  reader: Kysely<Database>,
+  native: BetterSqlite3.Database,
+): void {
+  nativeReaders.set(reader, native);
+}
+
+const camel = (name: string): string =>
+  name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 const MARK = '\u0000pw:';
 
@@ -37,8 +56,32 @@ export class PreparedQuery {
 
   /** Runs on `db` (a connection or a transaction) with `values` bound. */
   async execute<Row>(db: Executor, values: Record<string, unknown>): Promise<Row[]> {
+    const native = nativeReaders.get(db);
+    if (native) return this.executeNative<Row>(native, values);
     const result = (await db.executeQuery(this.bind(values))) as QueryResult<Row>;
     return result.rows;
+  }
+
+  private columns: string[] | undefined;
+
+  private executeNative<Row>(
+    native: BetterSqlite3.Database,
+    values: Record<string, unknown>,
+  ): Row[] {
+    const statement = native.prepare(this.compiled.sql);
+    const columns = (this.columns ??= statement.columns().map((c) => camel(c.name)));
+    let rows: unknown[][];
+    try {
+      rows = statement.raw(true).all(...this.bind(values).parameters) as unknown[][];
+    } finally {
+      // The statement is shared with Kysely's own queries, which expect objects.
+      statement.raw(false);
+    }
+    return rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) out[columns[i]!] = row[i];
+      return out as Row;
+    });
   }
 
   async run(db: Executor, values: Record<string, unknown>): Promise<QueryResult<unknown>> {
