@@ -118,6 +118,27 @@ describe('serial transport over a socat pty pair', () => {
     assert.equal(printer.statusRequests, before);
   });
 
+  test('a port another program holds fails with CONNECTION_REFUSED after the connect timeout', async () => {
+    const holder = transportFor();
+    await holder.open();
+    try {
+      const started = performance.now();
+      await rejectsWith(transportFor({ connectTimeoutMs: 300 }).open(), 'CONNECTION_REFUSED');
+      assert.ok(performance.now() - started >= 200);
+    } finally {
+      await holder.close();
+    }
+  });
+
+  test('a port released while waiting to open is opened', async () => {
+    const holder = transportFor();
+    await holder.open();
+    setTimeout(() => void holder.close(), 150);
+    const next = transportFor({ connectTimeoutMs: 2000 });
+    await next.open();
+    await next.close();
+  });
+
   test('a port that does not exist fails to open with PRINTER_OFFLINE', async () => {
     const target = parsePrinterUri('serial:/dev/printwire-no-such-port').target;
     await rejectsWith(createSerialTransport(target).open(), 'PRINTER_OFFLINE');

@@ -21,6 +21,9 @@ export const SERIAL_DEFAULTS = {
   closeTimeoutMs: 5000,
 } as const;
 
+/** Wait between attempts to open a port another transport still holds. */
+const LOCK_RETRY_MS = 100;
+
 /** Flow control of the serial line. ESC/POS printers mostly use RTS/CTS, some XON/XOFF. */
 export type SerialFlowControl = 'none' | 'rtscts' | 'xonxoff';
 
@@ -85,7 +88,25 @@ export class SerialTransport implements Transport {
     };
   }
 
-  open(): Promise<void> {
+  /**
+   * Opens the port. A port still locked by a transport that is closing (the previous job's) is
+   * tried again every 100 ms until the connect timeout.
+   */
+  async open(): Promise<void> {
+    const deadline = performance.now() + this.#options.connectTimeoutMs;
+    for (;;) {
+      try {
+        this.#port = await this.#openOnce(Math.max(1, deadline - performance.now()));
+        return;
+      } catch (error) {
+        const busy = error instanceof PrintwireError && error.code === 'CONNECTION_REFUSED';
+        if (!busy || performance.now() + LOCK_RETRY_MS >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+      }
+    }
+  }
+
+  #openOnce(timeoutMs: number): Promise<SerialPort> {
     const { path, baud } = this.#target;
     return new Promise((resolve, reject) => {
       const port = new SerialPort({
@@ -107,7 +128,7 @@ export class SerialTransport implements Transport {
             `${path} did not open within ${this.#options.connectTimeoutMs} ms`,
           ),
         );
-      }, this.#options.connectTimeoutMs);
+      }, timeoutMs);
       port.open((error) => {
         clearTimeout(timer);
         if (error) {
@@ -120,8 +141,7 @@ export class SerialTransport implements Transport {
         });
         port.on('error', (e: Error) => this.#lost(e));
         port.on('close', (e: Error | null) => this.#lost(e));
-        this.#port = port;
-        resolve();
+        resolve(port);
       });
     });
   }
