@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -206,40 +205,12 @@ describe('URL downloads', () => {
     assert.equal(await again.pruneCache(), 1);
   });
 
-  test('https is downloaded from a server the agent trusts', async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'pw-tls-'));
-    dirs.push(dir);
-    try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-    } catch {
-      if (process.env.CI) throw new Error('openssl is needed to make a test certificate');
-      t.skip('openssl is not installed');
-      return;
-    }
-    const cert = readFileSync(join(dir, 'cert.pem'));
-    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_req, res) =>
-      res.end('secure'),
-    );
+  test('https is downloaded from a server the agent trusts', async () => {
+    // A self-signed certificate for 127.0.0.1 made for this test only (valid until 2125).
+    const fixtures = new URL('./fixtures/', import.meta.url);
+    const cert = readFileSync(new URL('test-cert.pem', fixtures));
+    const key = readFileSync(new URL('test-key.pem', fixtures));
+    const tls = createHttpsServer({ key, cert }, (_req, res) => res.end('secure'));
     const port = await listen(tls);
     try {
       const file = await downloader({ production: true, ca: cert }).download(
