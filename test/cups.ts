@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -60,7 +60,9 @@ async function schedulerRunning(): Promise<boolean> {
 async function ensureScheduler(): Promise<void> {
   if (await schedulerRunning()) return;
   if (!existsSync('/usr/sbin/cupsd')) throw new Error('cupsd is not installed (Debian: cups)');
-  await run('/usr/sbin/cupsd');
+  // Test files run in parallel: another may be starting cupsd right now, and the second cupsd
+  // then fails to bind. Either way, wait for a running scheduler.
+  await run('/usr/sbin/cupsd').catch(() => undefined);
   for (let i = 0; i < 100; i++) {
     if (await schedulerRunning()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -75,8 +77,12 @@ async function installBackend(): Promise<void> {
   } catch {
     // not installed yet
   }
-  if (current !== BACKEND_SCRIPT) await writeFile(CUPS_TEST_BACKEND, BACKEND_SCRIPT);
-  await chmod(CUPS_TEST_BACKEND, 0o755);
+  if (current === BACKEND_SCRIPT) return;
+  // Through a temporary name: a job of a parallel test file may be running the backend.
+  const tmp = `${CUPS_TEST_BACKEND}.${process.pid}.tmp`;
+  await writeFile(tmp, BACKEND_SCRIPT, { mode: 0o755 });
+  await chmod(tmp, 0o755);
+  await rename(tmp, CUPS_TEST_BACKEND);
 }
 
 /**
