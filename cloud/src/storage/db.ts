@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { registerNativeReader } from './prepared.js';
+import { registerNative } from './prepared.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 
@@ -27,6 +27,8 @@ export interface OpenedDatabase {
   reader: Kysely<Database>;
   /** Same as writer, without the camelCase plugin (migrations). */
   raw: Kysely<unknown>;
+  /** SQLite: the write connection, on which group-committed transactions run their statements. */
+  nativeWriter?: BetterSqlite3.Database;
   close(): Promise<void>;
 }
 
@@ -149,13 +151,14 @@ export function openDatabase(options: OpenOptions): OpenedDatabase {
     readConn === writeConn
       ? writer
       : new Kysely<Database>({ dialect: new SqliteDialect({ database: readConn }), plugins });
-  if (reader !== writer) registerNativeReader(reader, readConn);
+  if (reader !== writer) registerNative(reader, readConn);
   return {
     dialect: 'sqlite',
     writer,
     reader,
     raw,
     ...(syncWal ? { syncWal } : {}),
+    ...(memory ? {} : { nativeWriter: writeConn }),
     async close() {
       if (wal) await (await wal).close();
       await raw.destroy();

@@ -7,7 +7,9 @@
  * batch is rolled back and every unit is run again in its own transaction, so a failing unit
  * (an idempotency race, a quota) never takes the others down with it.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
+import { registerNative } from './prepared.js';
 import type { Database } from './schema.js';
 
 type Unit = {
@@ -24,6 +26,8 @@ export interface GroupCommitOptions {
    * durable (the SQLite store syncs the WAL file here, off the event loop).
    */
   afterCommit?: () => Promise<void>;
+  /** The connection under `db`: transactions are registered with it (see prepared.ts). */
+  native?: BetterSqlite3.Database;
 }
 
 class BatchFailed extends Error {}
@@ -60,6 +64,7 @@ export class GroupCommitter {
   private running = false;
   private readonly maxBatch: number;
   private readonly syncs: SyncCoalescer;
+  private readonly native: BetterSqlite3.Database | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -67,6 +72,7 @@ export class GroupCommitter {
   ) {
     this.maxBatch = options.maxBatch ?? 256;
     this.syncs = new SyncCoalescer(options.afterCommit ?? (async () => undefined));
+    this.native = options.native;
   }
 
   /** Runs `fn` in a transaction; resolves once that transaction is committed and durable. */
@@ -93,6 +99,7 @@ export class GroupCommitter {
     let values: unknown[];
     try {
       values = await this.db.transaction().execute(async (trx) => {
+        if (this.native) registerNative(trx, this.native);
         const out: unknown[] = [];
         for (const unit of batch) {
           try {
@@ -121,7 +128,10 @@ export class GroupCommitter {
   private async runAlone(unit: Unit): Promise<void> {
     let value: unknown;
     try {
-      value = await this.db.transaction().execute((trx) => unit.run(trx));
+      value = await this.db.transaction().execute((trx) => {
+        if (this.native) registerNative(trx, this.native);
+        return unit.run(trx);
+      });
     } catch (error) {
       unit.reject(error);
       return;

@@ -11,18 +11,16 @@ import type { Database } from './schema.js';
 type Executor = Pick<Kysely<Database>, 'executeQuery'>;
 
 /**
- * SQLite read connections by the Kysely instance that wraps them. Reads on such an instance skip
- * Kysely's asynchronous driver: the prepared statement runs directly (better-sqlite3 is
- * synchronous anyway) and rows come back as arrays, named once per statement. Writes, which run
- * inside transactions, always go through Kysely.
+ * SQLite connections by the Kysely instance (or transaction) that wraps them. Prepared queries on
+ * such an instance skip Kysely's asynchronous driver: the statement runs directly (better-sqlite3
+ * is synchronous anyway) and rows come back as arrays, named once per statement. A transaction is
+ * registered by the group committer that opened it, so its statements run on its connection
+ * between its BEGIN and COMMIT.
  */
-const nativeReaders = new WeakMap<object, BetterSqlite3.Database>();
+const nativeConnections = new WeakMap<object, BetterSqlite3.Database>();
 
-export function registerNativeReader(
-  reader: Kysely<Database>,
-  native: BetterSqlite3.Database,
-): void {
-  nativeReaders.set(reader, native);
+export function registerNative(executor: object, native: BetterSqlite3.Database): void {
+  nativeConnections.set(executor, native);
 }
 
 const camel = (name: string): string =>
@@ -56,7 +54,7 @@ export class PreparedQuery {
 
   /** Runs on `db` (a connection or a transaction) with `values` bound. */
   async execute<Row>(db: Executor, values: Record<string, unknown>): Promise<Row[]> {
-    const native = nativeReaders.get(db);
+    const native = nativeConnections.get(db);
     if (native) return this.executeNative<Row>(native, values);
     const result = (await db.executeQuery(this.bind(values))) as QueryResult<Row>;
     return result.rows;
@@ -85,6 +83,13 @@ export class PreparedQuery {
   }
 
   async run(db: Executor, values: Record<string, unknown>): Promise<QueryResult<unknown>> {
+    const native = nativeConnections.get(db);
+    if (native) {
+      const statement = native.prepare(this.compiled.sql);
+      if (statement.reader) return { rows: this.executeNative(native, values) };
+      const result = statement.run(...this.bind(values).parameters);
+      return { rows: [], numAffectedRows: BigInt(result.changes) };
+    }
     return db.executeQuery(this.bind(values));
   }
 }

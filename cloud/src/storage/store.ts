@@ -37,7 +37,10 @@ export class Store {
     this.schema = options.schema;
     this.committer =
       db.dialect === 'sqlite'
-        ? new GroupCommitter(db.writer, db.syncWal ? { afterCommit: db.syncWal } : {})
+        ? new GroupCommitter(db.writer, {
+            ...(db.syncWal ? { afterCommit: db.syncWal } : {}),
+            ...(db.nativeWriter ? { native: db.nativeWriter } : {}),
+          })
         : undefined;
     const write = this.write.bind(this);
     this.organizations = new OrganizationsRepository(db.reader, write);
