@@ -78,7 +78,7 @@ $job = Get-PrintJob -PrinterName $env:PW_QUEUE -ID ([int]$env:PW_JOB) -ErrorActi
 if ($job) { $job.JobStatus.ToString() } else { 'Gone' }
 `;
 const CANCEL_SCRIPT = `Remove-PrintJob -PrinterName $env:PW_QUEUE -ID ([int]$env:PW_JOB) -ErrorAction SilentlyContinue`;
-const LIST_SCRIPT = `@(Get-CimInstance Win32_Printer | Select-Object Name, Default, PortName, Comment) | ConvertTo-Json -Compress`;
+const LIST_SCRIPT = `ConvertTo-Json -Compress -InputObject @(Get-CimInstance Win32_Printer | Select-Object Name, Default, PortName, Comment)`;
 
 /** Get-Printer's PrinterStatus as the agent's status. Pure. */
 export function windowsPrinterStatus(status: string): PrinterStatusReport {
@@ -101,6 +101,14 @@ export function windowsJobState(status: string): SpoolJobState {
   if (/Paused/i.test(s)) return 'held';
   if (/Printing|Spooling/i.test(s)) return 'processing';
   return 'pending';
+}
+
+/** The file name extension that selects the application printing a document. Pure. */
+export function documentExtension(bytes: Uint8Array): 'pdf' | 'png' | 'jpg' | 'ps' {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50) return 'png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'jpg';
+  if (bytes[0] === 0x25 && bytes[1] === 0x21) return 'ps';
+  return 'pdf';
 }
 
 /** The Windows print spooler through PowerShell. */
@@ -136,12 +144,10 @@ export class WindowsSpooler implements Spooler {
   async listQueues(): Promise<SpoolerQueue[]> {
     const result = await this.#ps(LIST_SCRIPT, {});
     if (result.code !== 0 || result.stdout.trim() === '') return [];
-    const rows = JSON.parse(result.stdout) as Array<{
-      Name: string;
-      Default: boolean;
-      PortName: string | null;
-      Comment: string | null;
-    }>;
+    type Row = { Name: string; Default: boolean; PortName: string | null; Comment: string | null };
+    const parsed = JSON.parse(result.stdout) as Row | Row[];
+    // Windows PowerShell 5.1 writes a one-element array as the element itself.
+    const rows = Array.isArray(parsed) ? parsed : [parsed];
     return rows.map((r) => ({
       name: r.Name,
       description: r.Comment || null,
@@ -156,7 +162,7 @@ export class WindowsSpooler implements Spooler {
   }
 
   async submit(queue: string, bytes: Uint8Array, options: SubmitOptions): Promise<string> {
-    const extension = options.format === 'raw' ? 'bin' : 'pdf';
+    const extension = options.format === 'raw' ? 'bin' : documentExtension(bytes);
     const file = join(tmpdir(), `printwire-${randomBytes(6).toString('hex')}.${extension}`);
     await writeFile(file, bytes);
     try {
