@@ -1,11 +1,5 @@
-import {
-  getDeviceList,
-  LibUSBException,
-  usb,
-  type Device,
-  type InEndpoint,
-  type OutEndpoint,
-} from 'usb';
+import { createRequire } from 'node:module';
+import type { Device, InEndpoint, OutEndpoint } from 'usb';
 import {
   UsbError,
   type UsbBackend,
@@ -14,6 +8,18 @@ import {
   type UsbFailure,
   type UsbInterfaceInfo,
 } from './usb-device.js';
+
+type UsbModule = typeof import('usb');
+let loaded: UsbModule | null = null;
+
+/**
+ * The `usb` package (libusb), loaded on first use: an agent on a machine where the native
+ * module cannot load still starts, and only its USB printers fail.
+ */
+function libusb(): UsbModule {
+  loaded ??= createRequire(import.meta.url)('usb') as UsbModule;
+  return loaded;
+}
 
 const TRANSFER_TYPES: UsbEndpointInfo['transfer'][] = [
   'control',
@@ -24,6 +30,7 @@ const TRANSFER_TYPES: UsbEndpointInfo['transfer'][] = [
 
 /** libusb's error numbers as the failures the transport tells apart. */
 function failureOf(error: unknown): UsbFailure {
+  const { LibUSBException, usb } = libusb();
   const errno = error instanceof LibUSBException ? error.errno : undefined;
   switch (errno) {
     case usb.LIBUSB_ERROR_ACCESS:
@@ -208,5 +215,15 @@ class NodeUsbDevice implements UsbDeviceLike {
 
 /** The USB devices attached now, through libusb (the `usb` package). */
 export const nodeUsbBackend: UsbBackend = {
-  list: () => getDeviceList().map((device) => new NodeUsbDevice(device)),
+  list: () => {
+    let usb: UsbModule;
+    try {
+      usb = libusb();
+    } catch (error) {
+      throw new UsbError('io', `libusb cannot be loaded: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    return usb.getDeviceList().map((device) => new NodeUsbDevice(device));
+  },
 };

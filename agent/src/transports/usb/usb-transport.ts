@@ -136,9 +136,15 @@ export class UsbTransport implements Transport {
 
   async open(): Promise<void> {
     const target = this.#target;
-    const candidates = this.#backend
-      .list()
-      .filter((d) => d.vendorId === target.vendorId && d.productId === target.productId);
+    let attached: UsbDeviceLike[];
+    try {
+      attached = this.#backend.list();
+    } catch (error) {
+      throw jobError(target, error, 'open');
+    }
+    const candidates = attached.filter(
+      (d) => d.vendorId === target.vendorId && d.productId === target.productId,
+    );
     if (candidates.length === 0) {
       throw new PrintwireError('PRINTER_OFFLINE', `${describe(target)} is not connected`);
     }
