@@ -1,4 +1,5 @@
-import { SerialPort } from 'serialport';
+import { createRequire } from 'node:module';
+import type { SerialPort } from 'serialport';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { PrinterTarget } from '../../config/printer-uri.js';
 import { decodeEscposStatus, DLE_EOT_REQUEST, isStatusByte } from '../escpos-status.js';
@@ -20,6 +21,17 @@ export const SERIAL_DEFAULTS = {
   /** How long close waits for the last bytes to leave. */
   closeTimeoutMs: 5000,
 } as const;
+
+let serialport: typeof import('serialport') | null = null;
+
+/**
+ * The `serialport` package, loaded on first use: an agent whose native serial binding cannot
+ * load still starts, and only its serial printers fail.
+ */
+function serialPortClass(): typeof SerialPort {
+  serialport ??= createRequire(import.meta.url)('serialport') as typeof import('serialport');
+  return serialport.SerialPort;
+}
 
 /** Wait between attempts to open a port another transport still holds. */
 const LOCK_RETRY_MS = 100;
@@ -108,8 +120,22 @@ export class SerialTransport implements Transport {
 
   #openOnce(timeoutMs: number): Promise<SerialPort> {
     const { path, baud } = this.#target;
+    let Port: typeof SerialPort;
+    try {
+      Port = serialPortClass();
+    } catch (error) {
+      return Promise.reject(
+        new PrintwireError(
+          'PRINTER_OFFLINE',
+          `serial ports cannot be used here: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        ),
+      );
+    }
     return new Promise((resolve, reject) => {
-      const port = new SerialPort({
+      const port = new Port({
         path,
         baudRate: baud,
         dataBits: 8,
