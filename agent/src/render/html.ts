@@ -146,8 +146,10 @@ export class HtmlRenderer {
             args: launchArgs(),
             timeout: this.#options.launchTimeoutMs ?? HTML_LIMITS.launchTimeoutMs,
           });
+          // A browser that crashes is started again by the next job; its profile goes with it.
           browser.once('disconnected', () => {
             this.#browser = null;
+            void rm(profile, { recursive: true, force: true }).catch(() => undefined);
           });
           return { browser, profile };
         } catch (error) {
