@@ -3,7 +3,18 @@ import type { z } from 'zod';
 import type { Device, Job, Printer, Template } from '../storage/types.js';
 import type { deviceSchema, jobSchema, printerSchema, templateSchema } from './schemas.js';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+// Timestamps repeat within a page (a sandbox job is created, sent and printed in one
+// millisecond), and formatting a date is a noticeable part of rendering a list.
+const isoCache = new Map<number, string>();
+const iso = (ms: number): string => {
+  let text = isoCache.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString();
+    if (isoCache.size >= 4096) isoCache.clear();
+    isoCache.set(ms, text);
+  }
+  return text;
+};
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 export type JobResource = z.infer<typeof jobSchema>;

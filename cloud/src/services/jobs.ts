@@ -346,7 +346,7 @@ export class JobService {
     job: Job,
     events: ReadonlyArray<{ state: JobState; errorCode: string | null; at: number }>,
   ): Promise<void> {
-    const resource = presentJob({ ...job, events: undefined });
+    const resource = presentJob(job);
     delete resource.events;
     for (const event of events) {
       try {

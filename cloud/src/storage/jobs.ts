@@ -11,7 +11,7 @@ import { transition, type TransitionInfo, type TransitionResult } from './job-st
 import { usagePeriod, type WriteFn } from './organizations.js';
 import { PreparedCache, slot } from './prepared.js';
 import type { Database, JobEventsTable, JobsTable } from './schema.js';
-import { toJob, toJobEvent } from './rows.js';
+import { toJob, toJobEvent, toListedJob, type ListedJobRow } from './rows.js';
 import type { Job, JobEvent, JobState, Mode, Page, PageQuery } from './types.js';
 
 export interface NewJob {
@@ -69,6 +69,35 @@ function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
 }
+
+/**
+ * What lists read: the columns the Job resource shows. Reading fewer columns is measurably
+ * faster for a page of jobs, and lists never need a job's options.
+ */
+const LIST_COLUMNS = [
+  'jobs.id',
+  'jobs.mode',
+  'jobs.idempotencyKey',
+  'jobs.deviceId',
+  'jobs.printerId',
+  'jobs.source',
+  'jobs.type',
+  'jobs.templateId',
+  'jobs.state',
+  'jobs.attempt',
+  'jobs.errorCode',
+  'jobs.errorMessage',
+  'jobs.metadata',
+  'jobs.contentRetained',
+  'jobs.hasPreview',
+  'jobs.createdAt',
+  'jobs.updatedAt',
+  'jobs.dispatchedAt',
+  'jobs.printedAt',
+  'jobs.expiresAt',
+] as const;
+
+type ListRow = ListedJobRow;
 
 /** A job with every column set, to list the columns of the prepared insert. */
 const SAMPLE_JOB: Job = {
@@ -418,7 +447,7 @@ export class JobsRepository {
     const query = this.prepared.get(shape, () => {
       let q = this.read
         .selectFrom('jobs')
-        .selectAll('jobs')
+        .select(LIST_COLUMNS)
         .where('jobs.organizationId', '=', slot('org'))
         .where('jobs.mode', '=', slot('mode'));
       if (has.from) q = q.where('jobs.createdAt', '>=', slot<number>('from'));
@@ -470,12 +499,9 @@ export class JobsRepository {
       values[`key${i}`] = key;
       values[`value${i}`] = value;
     });
-    const rows = await query.execute<Selectable<JobsTable>>(this.read, values);
-    return toPage(
-      rows.map((r) => ({ ...r, createdAt: Number(r.createdAt) })),
-      page.limit,
-      toJob,
-    );
+    const rows = await query.execute<ListRow>(this.read, values);
+    // No object spreads here: on a page of rows they cost more than the query.
+    return toPage(rows, page.limit, (row) => toListedJob(row, organizationId));
   }
 
   async getContent(

@@ -165,3 +165,40 @@ export function toTemplate(row: Selectable<TemplatesTable>): Template {
     updatedAt: Number(row.updatedAt),
   };
 }
+
+/** The columns job lists read (storage/jobs.ts LIST_COLUMNS). */
+export type ListedJobRow = Omit<
+  Selectable<JobsTable>,
+  'organizationId' | 'encoding' | 'maxAttempts' | 'options' | 'finishedAt' | 'contentExpiresAt'
+>;
+
+/** A listed job: options and the columns lists do not read are left empty. */
+export function toListedJob(row: ListedJobRow, organizationId: string): Job {
+  return {
+    id: row.id,
+    organizationId,
+    mode: row.mode as Mode,
+    idempotencyKey: row.idempotencyKey,
+    deviceId: row.deviceId,
+    printerId: row.printerId,
+    source: row.source as 'cloud' | 'local',
+    type: row.type,
+    encoding: '',
+    templateId: row.templateId,
+    state: row.state as JobState,
+    attempt: Number(row.attempt),
+    maxAttempts: 0,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    metadata: parseJson<Record<string, string>>(row.metadata, {}),
+    options: {},
+    contentRetained: Number(row.contentRetained) === 1,
+    hasPreview: Number(row.hasPreview) === 1,
+    createdAt: Number(row.createdAt),
+    updatedAt: Number(row.updatedAt),
+    dispatchedAt: n(row.dispatchedAt),
+    printedAt: n(row.printedAt),
+    expiresAt: n(row.expiresAt),
+    finishedAt: null,
+  };
+}
