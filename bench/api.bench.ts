@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const bare = await listen(bareApp);
 
   console.log(
-    `${SECONDS} s per run; SQLite with synchronous=FULL (group commit); ratio = Printwire / bare Express`,
+    `${SECONDS} s per run; SQLite, every job synced to disk before its 201 (group commit); ratio = Printwire / bare Express`,
   );
   const rows: string[] = [];
   let met = true;
