@@ -55,6 +55,25 @@ describe('printer URIs', () => {
     rejects('tcp://h?baud=9600', /serial printers only/);
   });
 
+  test('a serial URI takes the flow control none, rtscts or xonxoff and keeps it in its canonical form', () => {
+    const spec = parsePrinterUri('serial:/dev/ttyUSB0?baud=19200&flow=RTSCTS');
+    assert.deepEqual(spec.target, {
+      connection: 'serial',
+      path: '/dev/ttyUSB0',
+      baud: 19200,
+      flow: 'rtscts',
+    });
+    assert.equal(spec.uri, 'serial:/dev/ttyUSB0?baud=19200&flow=rtscts');
+    assert.equal(parsePrinterUri(spec.uri).connectionKey, spec.connectionKey);
+    assert.equal(parsePrinterUri('serial:COM1?flow=xonxoff').target.connection, 'serial');
+    assert.deepEqual(
+      (parsePrinterUri('serial:COM1?flow=none').target as { flow?: string }).flow,
+      'none',
+    );
+    rejects('serial:/dev/ttyS0?flow=dtrdsr', /flow must be none, rtscts or xonxoff/);
+    rejects('tcp://h?flow=rtscts', /serial printers only/);
+  });
+
   test('a usb URI takes vendor and product ids in hex and an optional serial number', () => {
     assert.deepEqual(parsePrinterUri('usb://04b8:0202/J7GF012345').target, {
       connection: 'usb',

@@ -13,7 +13,7 @@ export type PrinterCodepage = (typeof PRINTER_CODEPAGES)[number];
 
 export type PrinterTarget =
   | { connection: 'tcp'; host: string; port: number }
-  | { connection: 'serial'; path: string; baud: number }
+  | { connection: 'serial'; path: string; baud: number; flow?: 'none' | 'rtscts' | 'xonxoff' }
   | { connection: 'usb'; vendorId: number; productId: number; serial: string | null }
   | { connection: 'system'; queue: string };
 
@@ -36,7 +36,8 @@ export const DEFAULT_TCP_PORT = 9100;
 /** The serial speed used when `baud` is not given. */
 export const DEFAULT_BAUD = 9600;
 
-const QUERY_KEYS = new Set(['name', 'alias', 'paper', 'codepage', 'lang', 'baud']);
+const QUERY_KEYS = new Set(['name', 'alias', 'paper', 'codepage', 'lang', 'baud', 'flow']);
+const FLOW_CONTROLS = ['none', 'rtscts', 'xonxoff'] as const;
 const MAX_URI_CHARS = 1024;
 
 function invalid(uri: string, why: string): PrintwireError {
@@ -116,6 +117,17 @@ function parseBaud(uri: string, text: string | undefined): number {
   return baud;
 }
 
+/** `flow=none|rtscts|xonxoff`: the serial line's flow control (absent: none). */
+function parseFlow(
+  uri: string,
+  text: string | undefined,
+): { flow?: (typeof FLOW_CONTROLS)[number] } {
+  if (text === undefined) return {};
+  const flow = FLOW_CONTROLS.find((f) => f === text.toLowerCase());
+  if (!flow) throw invalid(uri, `flow must be none, rtscts or xonxoff, got '${text}'`);
+  return { flow };
+}
+
 function hex4(n: number): string {
   return n.toString(16).padStart(4, '0');
 }
@@ -149,7 +161,7 @@ function defaultName(target: PrinterTarget): string {
 }
 
 /**
- * Parses a printer URI: `tcp://HOST[:PORT]`, `serial:PATH?baud=N`, `usb://VID:PID[/SERIAL]` or
+ * Parses a printer URI: `tcp://HOST[:PORT]`, `serial:PATH?baud=N&flow=none|rtscts|xonxoff`, `usb://VID:PID[/SERIAL]` or
  * `system:QUEUE`, each with the options `name`, `alias`, `paper` (58mm|80mm), `codepage` and
  * `lang` (escpos|zpl|epl, default escpos). Values are percent-decoded. Throws
  * `PrintwireError('VALIDATION_FAILED')` naming what is wrong.
@@ -171,6 +183,7 @@ export function parsePrinterUri(uri: string): PrinterSpec {
       connection: 'serial',
       path: decode(uri, rest),
       baud: parseBaud(uri, query.get('baud')),
+      ...parseFlow(uri, query.get('flow')),
     };
   } else if (scheme === 'system' && rest !== '') {
     target = { connection: 'system', queue: decode(uri, rest) };
@@ -178,8 +191,10 @@ export function parsePrinterUri(uri: string): PrinterSpec {
     throw invalid(uri, `the ${scheme} address is missing`);
   } else throw invalid(uri, `unknown scheme '${scheme}'`);
 
-  if (query.has('baud') && target.connection !== 'serial') {
-    throw invalid(uri, 'baud applies to serial printers only');
+  for (const key of ['baud', 'flow']) {
+    if (query.has(key) && target.connection !== 'serial') {
+      throw invalid(uri, `${key} applies to serial printers only`);
+    }
   }
   const paper = query.get('paper');
   if (paper !== undefined && paper !== '58mm' && paper !== '80mm') {
@@ -198,7 +213,10 @@ export function parsePrinterUri(uri: string): PrinterSpec {
   const alias = query.get('alias') || null;
   const connectionKey = canonical(target);
   const options = new URLSearchParams();
-  if (target.connection === 'serial') options.set('baud', String(target.baud));
+  if (target.connection === 'serial') {
+    options.set('baud', String(target.baud));
+    if (target.flow) options.set('flow', target.flow);
+  }
   for (const key of ['name', 'alias', 'paper', 'codepage', 'lang'] as const) {
     const value = key === 'codepage' ? codepage : query.get(key);
     if (value) options.set(key, value);

@@ -2,14 +2,17 @@
  * Pictures for thermal printers: 8-bit grayscale → 1 bit with the receipt engine's dithering →
  * ESC/POS `GS v 0` raster in bands, as the receipt engine prints images. Pure.
  */
-import { cut, feedLines, initialize, rasterHeader } from '@printwire/shared/receipt/commands';
-import { RASTER_BAND_ROWS } from '@printwire/shared/receipt/graphic-blocks';
 import {
+  cut,
+  feedLines,
+  initialize,
   placeBitmap,
+  rasterHeader,
+  RASTER_BAND_ROWS,
   toBitmap,
   type Bitmap,
   type GrayImage,
-} from '@printwire/shared/receipt/image';
+} from '@printwire/shared/receipt/index';
 
 export type { Bitmap, GrayImage };
 

@@ -15,3 +15,8 @@ export type {
 export { encodeReceipt, encodeReceiptWithReport, MAX_COPIES, FOOTER_TEXT } from './encoder.js';
 export type { EncodeOptions, EncodeReport, Paper } from './encoder.js';
 export { gs1CheckDigit } from './barcode.js';
+// Building blocks for other raster output (the agent's PDF and image jobs).
+export { initialize, feedLines, cut, rasterHeader } from './commands.js';
+export { RASTER_BAND_ROWS } from './graphic-blocks.js';
+export { toBitmap, placeBitmap } from './image.js';
+export type { Bitmap, GrayImage } from './image.js';
