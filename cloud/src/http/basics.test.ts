@@ -222,6 +222,40 @@ describe('health', () => {
   });
 });
 
+describe('unexpected failures', () => {
+  test('an internal failure is 500 INTERNAL without its details, and logged', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const h = await startHarness({ logger: pino({ level: 'error' }, sink) });
+    const org = await h.org();
+    const list = h.store.jobs.list.bind(h.store.jobs);
+    h.store.jobs.list = async () => {
+      throw new Error('disk I/O error at /secret/path/printwire.db');
+    };
+    try {
+      const res = await h.call('GET', '/v1/jobs', { key: org.testKey });
+      assert.equal(res.status, 500);
+      assert.equal(res.body.error.code, 'INTERNAL');
+      assert.equal(res.body.error.retryable, true);
+      assert.doesNotMatch(JSON.stringify(res.body), /secret|disk/);
+      assert.ok(
+        lines.some(
+          (l) => l.requestId === res.body.requestId && JSON.stringify(l).includes('disk I/O'),
+        ),
+      );
+    } finally {
+      h.store.jobs.list = list;
+      await h.close();
+    }
+  });
+});
+
 describe('logs', () => {
   test('each request is logged as one JSON line carrying its request id', async () => {
     const lines: Array<Record<string, unknown>> = [];
