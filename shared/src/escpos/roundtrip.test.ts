@@ -15,7 +15,10 @@ import { renderEscposToPng } from './render.js';
 import { requireTool, skipWithout } from './test-helpers.js';
 
 const STANDARD = JSON.parse(
-  readFileSync(new URL('../../../../shared/bench/standard-receipt.json', import.meta.url), 'utf8'),
+  readFileSync(
+    new URL('../../../test/fixtures/bench/standard-receipt.json', import.meta.url),
+    'utf8',
+  ),
 ) as { blocks: Array<Record<string, unknown>> };
 
 const SAMPLES: Array<[string, string]> = [

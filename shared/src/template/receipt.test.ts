@@ -138,7 +138,7 @@ describe('receipt templates', () => {
   });
 
   test('the benchmark template renders to a valid document with every item', () => {
-    const bench = new URL('../../../../shared/bench/', import.meta.url);
+    const bench = new URL('../../../test/fixtures/bench/', import.meta.url);
     const content = readFileSync(new URL('template-receipt.mustache', bench), 'utf8');
     const data = JSON.parse(readFileSync(new URL('template-receipt.data.json', bench), 'utf8')) as {
       items: unknown[];
