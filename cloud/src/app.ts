@@ -20,6 +20,10 @@ import { jobOperations, jobRoutes } from './http/routes/jobs.js';
 import type { Clock } from './lib/clock.js';
 import { JobService } from './services/jobs.js';
 import { Sweeper } from './services/sweeper.js';
+import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
+import { gatewayOperations, gatewayRoutes } from './gateway/activate-route.js';
+import { DeviceService } from './services/devices.js';
+import { JobDispatcher, type DispatcherOptions } from './services/dispatcher.js';
 import type { Store } from './storage/store.js';
 
 /** Sends mail (the accounts issue uses it); unset: the accounts issue writes .eml files. */
@@ -35,12 +39,17 @@ export interface AppDeps {
   logger: Logger;
   mailer?: Mailer;
   config: CloudConfig;
+  /** The agent gateway's limits (heartbeat interval, liveness, dispatch pacing). */
+  gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
 }
 
 export interface CloudApp {
   app: Express;
   jobs: JobService;
   sweeper: Sweeper;
+  /** The agents' WebSocket server; `serve` attaches it to the HTTP server. */
+  gateway: AgentGateway;
+  devices: DeviceService;
   /** Every endpoint, as /openapi.json lists it. */
   operations: Operation[];
 }
@@ -51,6 +60,7 @@ export const API_VERSION = '1.0.0';
 export const OPERATIONS: Operation[] = [
   ...Object.values(jobOperations),
   ...Object.values(inventoryOperations),
+  ...Object.values(gatewayOperations),
   ...Object.values(accountOperations),
   {
     method: 'get',
@@ -66,6 +76,23 @@ export function createApp(deps: AppDeps): CloudApp {
   const { store, cache, bus, clock, logger, config } = deps;
   const jobs = new JobService({ store, bus, clock, logger, config });
   const sweeper = new Sweeper({ store, jobs, clock, logger });
+  const devices = new DeviceService({ store, bus, clock, logger });
+  const { dispatch, ...gatewayOptions } = deps.gateway ?? {};
+  const dispatcher = new JobDispatcher({
+    store,
+    jobs,
+    clock,
+    logger,
+    ...(dispatch ? { options: dispatch } : {}),
+  });
+  const gateway = new AgentGateway({
+    devices,
+    dispatcher,
+    bus,
+    clock,
+    logger,
+    options: gatewayOptions,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -92,8 +119,9 @@ export function createApp(deps: AppDeps): CloudApp {
   app.use(accountRoutes({ store, cache, clock }, guards));
   app.use(jobRoutes(jobs, guards, config.limits.defaultPageSize));
   app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
+  app.use(gatewayRoutes(devices, guards));
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  return { app, jobs, sweeper, operations: OPERATIONS };
+  return { app, jobs, sweeper, gateway, devices, operations: OPERATIONS };
 }

@@ -12,6 +12,7 @@ import { MemoryBus, MemoryCache } from './cache/memory.js';
 import { RedisBus, RedisCache } from './cache/redis.js';
 import type { CacheStore, EventBus } from './cache/types.js';
 import type { CloudConfig } from './config.js';
+import { gatewayOptionsFromEnv } from './gateway/gateway.js';
 import { systemClock } from './lib/clock.js';
 import { Store } from './storage/store.js';
 
@@ -47,13 +48,22 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
   const log = logger ?? pino({ level: config.logLevel, base: { service: 'printwire-cloud' } });
   const store = await openStore(config);
   const { cache, bus } = openCacheAndBus(config);
-  const cloud = createApp({ store, cache, bus, clock: systemClock, logger: log, config });
+  const cloud = createApp({
+    store,
+    cache,
+    bus,
+    clock: systemClock,
+    logger: log,
+    config,
+    gateway: gatewayOptionsFromEnv(process.env),
+  });
   const server: Server = await new Promise((resolve, reject) => {
     const s = cloud.app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
   // Keep-alive sockets should not hold a shutdown open longer than a request takes.
   server.keepAliveTimeout = 5_000;
+  await cloud.gateway.attach(server);
   cloud.sweeper.start(config.limits.sweepIntervalMs);
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
@@ -66,6 +76,8 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
   const close = (graceMs = 10_000): Promise<void> => {
     closing ??= (async () => {
       log.info('shutting down: finishing requests in flight');
+      // Agents are told to reconnect (1001) and marked offline before the store closes.
+      await cloud.gateway.close(Math.min(graceMs, 5_000));
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();

@@ -44,7 +44,48 @@ export interface JobStateChanged {
   job: Record<string, unknown>;
 }
 
-export type BusEvent = JobStateChanged;
+/** A device or one of its printers changed (the spec's device.* and printer.* events). */
+export interface InventoryChanged {
+  type:
+    | 'device.activated'
+    | 'device.online'
+    | 'device.offline'
+    | 'printer.online'
+    | 'printer.offline'
+    | 'printer.paper_out'
+    | 'printer.error';
+  organizationId: string;
+  deviceId: string;
+  printerId: string | null;
+  /** ISO 8601. */
+  at: string;
+  /** The device or printer after the change, as GET /v1/devices|printers/{id} shows it. */
+  resource: Record<string, unknown>;
+  /** Absent: lets code written for job events read these on any event. */
+  jobId?: undefined;
+  state?: undefined;
+  mode?: undefined;
+  errorCode?: undefined;
+}
+
+/**
+ * Between gateway instances: the instance holding a device's WebSocket acts on it (a device
+ * connected elsewhere: close this older socket; a token revoked: close with 4401).
+ */
+export interface GatewaySignal {
+  type: 'gateway.signal';
+  action: 'connected' | 'revoked';
+  organizationId: string;
+  deviceId: string;
+  /** The instance-unique id of the connection that sent `connected`. */
+  connectionId?: string;
+  jobId?: undefined;
+  state?: undefined;
+  mode?: undefined;
+  errorCode?: undefined;
+}
+
+export type BusEvent = JobStateChanged | InventoryChanged | GatewaySignal;
 
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;

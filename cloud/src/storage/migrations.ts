@@ -4,6 +4,7 @@
  * Names are snake_case here because migrations run without the CamelCasePlugin.
  */
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { gatewayMigration } from './migrations/0003-gateway.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -294,7 +295,10 @@ function initial(dialect: Dialect): Migration {
 class InCodeMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '0001_initial': initial(this.dialect) };
+    return {
+      '0001_initial': initial(this.dialect),
+      '0003_gateway': gatewayMigration(),
+    };
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { sql, type Transaction } from 'kysely';
 import { openDatabase, type OpenedDatabase, type OpenOptions } from './db.js';
+import { DevicesRepository } from './devices.js';
 import { GroupCommitter } from './group-commit.js';
 import { InventoryRepository } from './inventory.js';
 import { JobsRepository, type JobsRepositoryOptions } from './jobs.js';
@@ -26,6 +27,7 @@ export class Store {
   readonly inventory: InventoryRepository;
   readonly jobs: JobsRepository;
   readonly templates: TemplatesRepository;
+  readonly devices: DevicesRepository;
   private readonly committer: GroupCommitter | undefined;
   private readonly schema: string | undefined;
 
@@ -47,6 +49,7 @@ export class Store {
     this.inventory = new InventoryRepository(db.reader, write);
     this.jobs = new JobsRepository(db.reader, write, options.jobs);
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
+    this.devices = new DevicesRepository(db.reader, write);
   }
 
   static async open(options: StoreOptions): Promise<Store> {

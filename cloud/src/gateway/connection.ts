@@ -1,0 +1,288 @@
+/**
+ * One agent's WebSocket: hello → welcome, then heartbeats, printer reports and job messages.
+ * Messages are handled one at a time, in order. A malformed or oversized message gets an `error`
+ * answer; too many of them close this socket with 4400. Nothing here touches another agent.
+ */
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import {
+  AGENT_CLOSE_CODES,
+  parseAgentMessage,
+  PROTOCOL_VERSION,
+  serializeMessage,
+  type AgentMessage,
+  type AgentMessageOf,
+  type CloudMessage,
+  type CloudMessageOf,
+  type RawMessage,
+} from '@printwire/shared/protocol/index';
+import type { Clock } from '../lib/clock.js';
+import type { DeviceService } from '../services/devices.js';
+import type { DeviceLink, JobDispatcher } from '../services/dispatcher.js';
+import type { Device, Printer } from '../storage/types.js';
+
+export interface ConnectionLimits {
+  heartbeatIntervalMs: number;
+  /** Bad messages tolerated on one connection before it is closed with 4400. */
+  maxBadMessages: number;
+  /** How often the device's lastSeenAt is written while heartbeats arrive. */
+  lastSeenWriteMs: number;
+  /** How often the token is checked again (a revoked token closes the socket). */
+  tokenRecheckMs: number;
+}
+
+export interface ConnectionHost {
+  devices: DeviceService;
+  dispatcher: JobDispatcher;
+  clock: Clock;
+  logger: Logger;
+  limits: ConnectionLimits;
+  /** Makes this the device's connection (closing an older one); false when closing down. */
+  register(connection: AgentConnection): boolean;
+  /** Forgets this connection; true when it was the device's current one. */
+  unregister(connection: AgentConnection): boolean;
+}
+
+type CloseReason = CloudMessageOf<'close'>['reason'];
+
+export class AgentConnection implements DeviceLink {
+  readonly organizationId: string;
+  readonly deviceId: string;
+  /** Epoch ms (injected clock) of the last frame or ping from the agent. */
+  lastHeardAt: number;
+  private welcomed = false;
+  private badMessages = 0;
+  private lastSeenWrittenAt: number;
+  private lastTokenCheckAt: number;
+  /** Set when the device is online elsewhere: closing this one must not mark it offline. */
+  private superseded = false;
+  private chain: Promise<void> = Promise.resolve();
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly socket: WebSocket,
+    readonly device: Device,
+    private readonly token: string,
+    readonly id: string,
+    private readonly host: ConnectionHost,
+  ) {
+    this.organizationId = device.organizationId;
+    this.deviceId = device.id;
+    const now = host.clock.now();
+    this.lastHeardAt = now;
+    this.lastSeenWrittenAt = now;
+    this.lastTokenCheckAt = now;
+    socket.on('message', (raw: RawMessage) => {
+      this.lastHeardAt = host.clock.now();
+      this.chain = this.chain.then(() => this.handle(raw)).catch((err: unknown) => this.crash(err));
+    });
+    socket.on('ping', () => {
+      this.lastHeardAt = host.clock.now();
+    });
+    socket.on('error', (err) => host.logger.info({ err, deviceId: this.deviceId }, 'socket error'));
+    this.closed = new Promise((resolve) => {
+      socket.once('close', (code: number) => {
+        this.chain = this.chain.then(() => this.onClose(code)).finally(resolve);
+      });
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.socket.readyState === this.socket.OPEN;
+  }
+
+  send(message: CloudMessage): boolean {
+    if (!this.isOpen) return false;
+    try {
+      this.socket.send(serializeMessage(message));
+      return true;
+    } catch (err) {
+      this.host.logger.error({ err, deviceId: this.deviceId, type: message.type }, 'send failed');
+      return false;
+    }
+  }
+
+  /** Sends `close` with the reason in words, then closes the socket with `code`. */
+  closeWith(code: number, reason: CloseReason, message: string, retry: boolean): void {
+    this.send({ type: 'close', reason, message, retry });
+    this.socket.close(code, reason);
+  }
+
+  /** The device is now connected through another socket (here or on another instance). */
+  supersede(): void {
+    this.superseded = true;
+    this.closeWith(
+      AGENT_CLOSE_CODES.REPLACED,
+      'replaced',
+      'another connection with this device token took over',
+      false,
+    );
+  }
+
+  /** The socket went silent: dropped without a close handshake. */
+  terminate(): void {
+    this.socket.terminate();
+  }
+
+  private async handle(raw: RawMessage): Promise<void> {
+    const parsed = parseAgentMessage(raw);
+    if (!parsed.ok) {
+      this.refuse(parsed.error.code, parsed.error.message, parsed.error.id);
+      return;
+    }
+    const message = parsed.message;
+    if (!this.welcomed) {
+      if (message.type === 'hello') await this.hello(message);
+      else this.refuse('VALIDATION_FAILED', `${message.type}: the first message must be hello`);
+      return;
+    }
+    await this.dispatch(message);
+  }
+
+  private async dispatch(message: AgentMessage): Promise<void> {
+    const { devices, dispatcher } = this.host;
+    switch (message.type) {
+      case 'hello':
+        this.refuse('VALIDATION_FAILED', 'hello: already welcomed', message.id);
+        return;
+      case 'heartbeat':
+        await this.heartbeat();
+        return;
+      case 'printers':
+        await devices.printersReported(this.organizationId, this.deviceId, message.printers);
+        return;
+      case 'printer.status':
+        await devices.printerStatus(
+          this.organizationId,
+          this.deviceId,
+          message.agentPrinterId,
+          message.status,
+        );
+        return;
+      case 'job.ack':
+        dispatcher.acknowledged(this, message);
+        return;
+      case 'job.progress':
+        await dispatcher.progress(this, message);
+        return;
+      case 'job.result':
+        await dispatcher.result(this, message);
+        this.send({ type: 'ack', id: message.id });
+        return;
+      case 'job.cancelled':
+        dispatcher.cancelled(this, message);
+        this.send({ type: 'ack', id: message.id });
+        return;
+    }
+  }
+
+  private async hello(message: AgentMessageOf<'hello'>): Promise<void> {
+    if (message.protocolVersion !== PROTOCOL_VERSION) {
+      this.closeWith(
+        AGENT_CLOSE_CODES.UNSUPPORTED_VERSION,
+        'unsupported_version',
+        `this cloud speaks protocol version ${PROTOCOL_VERSION}, not ${message.protocolVersion}`,
+        false,
+      );
+      return;
+    }
+    if (!this.host.register(this)) {
+      this.closeWith(1001, 'shutdown', 'the cloud is shutting down', true);
+      return;
+    }
+    const printers = await this.host.devices.connected(this.device, message);
+    this.welcomed = true;
+    this.send({
+      type: 'welcome',
+      replyTo: message.id,
+      protocolVersion: PROTOCOL_VERSION,
+      deviceId: this.deviceId,
+      heartbeatIntervalMs: this.host.limits.heartbeatIntervalMs,
+      config: configFor(printers),
+    });
+    this.host.dispatcher.attach(this);
+    // The backlog goes out paced with other devices' backlogs; messages keep being handled.
+    void this.host.dispatcher
+      .sendBacklog(this)
+      .catch((err: unknown) =>
+        this.host.logger.error({ err, deviceId: this.deviceId }, 'sending the backlog failed'),
+      );
+  }
+
+  private async heartbeat(): Promise<void> {
+    const { clock, limits, devices } = this.host;
+    const now = clock.now();
+    if (now - this.lastTokenCheckAt >= limits.tokenRecheckMs) {
+      this.lastTokenCheckAt = now;
+      const device = await devices.authenticate(this.token);
+      if (!device || device.id !== this.deviceId) {
+        this.revoked();
+        return;
+      }
+    }
+    if (now - this.lastSeenWrittenAt >= limits.lastSeenWriteMs) {
+      this.lastSeenWrittenAt = now;
+      await devices.heardFrom(this.organizationId, this.deviceId);
+    }
+  }
+
+  revoked(): void {
+    this.closeWith(
+      AGENT_CLOSE_CODES.UNAUTHORIZED,
+      'token_revoked',
+      'the device token was revoked; activate the agent again',
+      false,
+    );
+  }
+
+  private refuse(code: string, message: string, replyTo?: string): void {
+    this.badMessages++;
+    this.host.logger.info({ deviceId: this.deviceId, code, message }, 'refused an agent message');
+    this.send({
+      type: 'error',
+      ...(replyTo ? { replyTo } : {}),
+      code,
+      message: message.slice(0, 4096),
+    });
+    if (this.badMessages > this.host.limits.maxBadMessages) {
+      this.closeWith(
+        AGENT_CLOSE_CODES.PROTOCOL_ERROR,
+        'protocol_error',
+        `more than ${this.host.limits.maxBadMessages} malformed messages`,
+        true,
+      );
+    }
+  }
+
+  private crash(err: unknown): void {
+    this.host.logger.error({ err, deviceId: this.deviceId }, 'handling an agent message failed');
+  }
+
+  private async onClose(code: number): Promise<void> {
+    const { dispatcher, devices, logger } = this.host;
+    dispatcher.detach(this);
+    const current = this.host.unregister(this);
+    logger.info({ deviceId: this.deviceId, code }, 'agent disconnected');
+    if (!current || this.superseded || !this.welcomed) return;
+    try {
+      await devices.disconnected(this.organizationId, this.deviceId);
+    } catch (err) {
+      logger.error({ err, deviceId: this.deviceId }, 'marking the device offline failed');
+    }
+  }
+}
+
+/** The `config` of welcome: per-printer defaults and the cloud's printer ids. */
+export function configFor(printers: Printer[]): CloudMessageOf<'welcome'>['config'] {
+  return {
+    printers: printers.map((p) => ({
+      agentPrinterId: p.agentPrinterId,
+      printerId: p.id,
+      isDefault: p.isDefault,
+      defaults: {
+        ...(p.paper === '58mm' || p.paper === '80mm' ? { paper: p.paper } : {}),
+        ...(p.codepage ? { codepage: p.codepage } : {}),
+      },
+    })),
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * The agent gateway: the WebSocket server at /agent/v1/connect, attached to the HTTP server's
+ * `upgrade`. The device token is checked before the upgrade completes (401 otherwise). Each
+ * instance holds some agents' sockets; the bus tells every instance about new jobs (the one
+ * holding the device sends them), devices connecting elsewhere (an older socket here is closed
+ * with 4409) and revoked tokens (closed with 4401).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
+import type { BusEvent, EventBus } from '../cache/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { DeviceService } from '../services/devices.js';
+import type { JobDispatcher } from '../services/dispatcher.js';
+import type { Device } from '../storage/types.js';
+import { AgentConnection, type ConnectionLimits } from './connection.js';
+
+export const CONNECT_PATH = '/agent/v1/connect';
+
+export interface GatewayOptions extends ConnectionLimits {
+  /** Silence longer than 2 × heartbeatIntervalMs + this marks the device offline. */
+  livenessMarginMs: number;
+  /** How often silent sockets are looked for. */
+  livenessCheckMs: number;
+  /** Largest message accepted (the WebSocket's maxPayload; 1009 above it). */
+  maxMessageBytes: number;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  heartbeatIntervalMs: 15_000,
+  livenessMarginMs: 5_000,
+  livenessCheckMs: 5_000,
+  maxBadMessages: 20,
+  lastSeenWriteMs: 60_000,
+  tokenRecheckMs: 60_000,
+  maxMessageBytes: PROTOCOL_LIMITS.maxMessageBytes,
+};
+
+export interface GatewayDeps {
+  devices: DeviceService;
+  dispatcher: JobDispatcher;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  options?: Partial<GatewayOptions>;
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  const body = JSON.stringify({ error: { code: 'UNAUTHORIZED', message: text, retryable: false } });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}\r\n` +
+      'Content-Type: application/json\r\nConnection: close\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+export class AgentGateway {
+  readonly options: GatewayOptions;
+  private readonly wss: WebSocketServer;
+  private readonly connections = new Map<string, AgentConnection>();
+  private readonly all = new Set<AgentConnection>();
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(private readonly deps: GatewayDeps) {
+    this.options = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: this.options.maxMessageBytes,
+      perMessageDeflate: false,
+    });
+  }
+
+  /** Serves /agent/v1/connect on `server`, and starts listening to the bus and the clock. */
+  async attach(server: Server): Promise<void> {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      void this.upgrade(req, socket, head);
+    });
+    this.unsubscribe = await this.deps.bus.subscribe((event) => this.onBusEvent(event));
+    if (this.options.livenessCheckMs > 0) {
+      this.timer = setInterval(() => this.checkLiveness(), this.options.livenessCheckMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Devices connected to this instance. */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== CONNECT_PATH) {
+      refuse(socket, 404, `no WebSocket endpoint at ${path}`);
+      return;
+    }
+    const token = bearer(req);
+    let device: Device | undefined;
+    try {
+      device = token ? await this.deps.devices.authenticate(token) : undefined;
+    } catch (err) {
+      this.deps.logger.error({ err }, 'device token lookup failed');
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (!device || !token || this.closing) {
+      refuse(socket, 401, 'the device token is unknown or revoked');
+      return;
+    }
+    const found = device;
+    this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      const connection = new AgentConnection(ws, found, token, randomUUID(), {
+        devices: this.deps.devices,
+        dispatcher: this.deps.dispatcher,
+        clock: this.deps.clock,
+        logger: this.deps.logger,
+        limits: this.options,
+        register: (c) => this.register(c),
+        unregister: (c) => this.unregister(c),
+      });
+      this.all.add(connection);
+      void connection.closed.then(() => this.all.delete(connection));
+    });
+  }
+
+  private register(connection: AgentConnection): boolean {
+    if (this.closing) return false;
+    const older = this.connections.get(connection.deviceId);
+    this.connections.set(connection.deviceId, connection);
+    if (older && older !== connection) older.supersede();
+    void this.deps.bus
+      .publish({
+        type: 'gateway.signal',
+        action: 'connected',
+        organizationId: connection.organizationId,
+        deviceId: connection.deviceId,
+        connectionId: connection.id,
+      })
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'publishing a signal failed'));
+    return true;
+  }
+
+  private unregister(connection: AgentConnection): boolean {
+    if (this.connections.get(connection.deviceId) !== connection) return false;
+    this.connections.delete(connection.deviceId);
+    return true;
+  }
+
+  private onBusEvent(event: BusEvent): void {
+    if (event.type === 'job.state_changed') {
+      this.deps.dispatcher.onJobEvent(event);
+      return;
+    }
+    if (event.type !== 'gateway.signal') return;
+    const connection = this.connections.get(event.deviceId);
+    if (!connection || connection.organizationId !== event.organizationId) return;
+    if (event.action === 'revoked') connection.revoked();
+    else if (event.connectionId !== connection.id) connection.supersede();
+  }
+
+  /** Drops sockets silent for longer than 2 × heartbeatIntervalMs + the margin. */
+  checkLiveness(): number {
+    const now = this.deps.clock.now();
+    const limit = 2 * this.options.heartbeatIntervalMs + this.options.livenessMarginMs;
+    let dropped = 0;
+    for (const connection of this.all) {
+      if (now - connection.lastHeardAt > limit) {
+        this.deps.logger.info({ deviceId: connection.deviceId }, 'agent silent: offline');
+        connection.terminate();
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  /** Closes every agent socket (1001, `shutdown`: they reconnect) and waits for the cleanup. */
+  async close(graceMs = 5_000): Promise<void> {
+    this.closing = true;
+    if (this.timer) clearInterval(this.timer);
+    const open = [...this.all];
+    for (const c of open) c.closeWith(1001, 'shutdown', 'the cloud is restarting', true);
+    const done = Promise.all(open.map((c) => c.closed));
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      done,
+      new Promise<void>((resolve) => {
+        timeout = setTimeout(() => {
+          for (const c of open) c.terminate();
+          resolve();
+        }, graceMs);
+      }),
+    ]);
+    clearTimeout(timeout);
+    await this.unsubscribe?.();
+    this.wss.close();
+  }
+}
+
+/**
+ * Gateway limits from the environment (all optional): `AGENT_HEARTBEAT_INTERVAL_MS`
+ * (1000-300000, default 15000), `AGENT_LIVENESS_MARGIN_MS` (default 5000) and
+ * `AGENT_TOKEN_RECHECK_MS` (how often a connected device's token is checked again; default 60000).
+ */
+export function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<GatewayOptions> {
+  const options: Partial<GatewayOptions> = {};
+  const heartbeat = Number(env.AGENT_HEARTBEAT_INTERVAL_MS);
+  if (
+    Number.isInteger(heartbeat) &&
+    heartbeat >= PROTOCOL_LIMITS.minHeartbeatIntervalMs &&
+    heartbeat <= PROTOCOL_LIMITS.maxHeartbeatIntervalMs
+  ) {
+    options.heartbeatIntervalMs = heartbeat;
+    options.livenessCheckMs = Math.min(DEFAULT_GATEWAY_OPTIONS.livenessCheckMs, heartbeat);
+  }
+  const margin = Number(env.AGENT_LIVENESS_MARGIN_MS);
+  if (Number.isInteger(margin) && margin >= 0) options.livenessMarginMs = margin;
+  const recheck = Number(env.AGENT_TOKEN_RECHECK_MS);
+  if (Number.isInteger(recheck) && recheck >= 1000) options.tokenRecheckMs = recheck;
+  return options;
+}

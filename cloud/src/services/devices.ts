@@ -1,0 +1,253 @@
+/**
+ * DeviceService: activation (a code traded once for a device token, stored hashed), token
+ * checks at the WebSocket handshake, device presence and the printers an agent reports. Every
+ * change a user can see is published on the bus (device.activated, device.online,
+ * device.offline, printer.online, printer.offline, printer.paper_out, printer.error).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import type { PrinterInfo } from '@printwire/shared/protocol/index';
+import type { EventBus, InventoryChanged } from '../cache/types.js';
+import { invalid } from '../http/errors.js';
+import { presentDevice, presentPrinter } from '../http/present.js';
+import type { Clock } from '../lib/clock.js';
+import type { PrinterChange, ReportedPrinter } from '../storage/devices.js';
+import type { Store } from '../storage/store.js';
+import type { Device, Printer } from '../storage/types.js';
+import { hashSecret } from './api-keys.js';
+
+export interface DeviceServiceDeps {
+  store: Store;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+}
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** The body of POST /agent/v1/activate. */
+export const activationRequestSchema = z.object({
+  code: text(64),
+  name: text(200),
+  os: text(64),
+  arch: text(64),
+  agentVersion: text(64),
+});
+
+export const activationResponseSchema = z.object({
+  deviceId: z.string(),
+  deviceToken: z.string(),
+  organizationId: z.string(),
+});
+
+/** Device tokens: `pwd_` and 32 random bytes, base64url. */
+export function generateDeviceToken(): string {
+  return `pwd_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Which event a printer status raises; `unknown` raises none. */
+export function printerEventFor(status: string): InventoryChanged['type'] | undefined {
+  switch (status) {
+    case 'online':
+      return 'printer.online';
+    case 'offline':
+      return 'printer.offline';
+    case 'paper_out':
+      return 'printer.paper_out';
+    case 'cover_open':
+    case 'error':
+      return 'printer.error';
+    default:
+      return undefined;
+  }
+}
+
+function toReported(p: PrinterInfo): ReportedPrinter {
+  return {
+    agentPrinterId: p.agentPrinterId,
+    name: p.name,
+    alias: p.alias ?? null,
+    connection: p.connection,
+    kind: p.kind,
+    paper: p.paper ?? null,
+    codepage: p.codepage ?? null,
+    capabilities: p.capabilities ?? [],
+    isDefault: p.isDefault ?? false,
+    status: p.status,
+  };
+}
+
+export class DeviceService {
+  constructor(private readonly deps: DeviceServiceDeps) {}
+
+  /** POST /agent/v1/activate: 401 UNAUTHORIZED for an unknown, used or expired code. */
+  async activate(
+    body: unknown,
+  ): Promise<{ deviceId: string; deviceToken: string; organizationId: string }> {
+    const parsed = activationRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      throw invalid(
+        'VALIDATION_FAILED',
+        parsed.error.issues.map((i) => ({
+          path: i.path.join('.'),
+          message: `${i.path.join('.')}: ${i.message}`,
+        })),
+      );
+    }
+    const { code, ...device } = parsed.data;
+    const deviceToken = generateDeviceToken();
+    const now = this.deps.clock.now();
+    const created = await this.deps.store.devices.activate(
+      { codeHash: hashSecret(code.toUpperCase()), tokenHash: hashSecret(deviceToken), ...device },
+      now,
+    );
+    if (!created) {
+      throw new PrintwireError(
+        'UNAUTHORIZED',
+        'the activation code is unknown, already used or expired',
+      );
+    }
+    await this.publishDevice('device.activated', created, now);
+    return { deviceId: created.id, deviceToken, organizationId: created.organizationId };
+  }
+
+  /** The device a token belongs to, or undefined (unknown or revoked token). */
+  authenticate(token: string): Promise<Device | undefined> {
+    if (token.length === 0 || token.length > 256) return Promise.resolve(undefined);
+    return this.deps.store.devices.findByTokenHash(hashSecret(token));
+  }
+
+  /** Revokes the device's token; the gateway holding its socket closes it with 4401. */
+  async revoke(organizationId: string, deviceId: string): Promise<boolean> {
+    const revoked = await this.deps.store.devices.revokeToken(organizationId, deviceId);
+    await this.deps.bus.publish({
+      type: 'gateway.signal',
+      action: 'revoked',
+      organizationId,
+      deviceId,
+    });
+    return revoked;
+  }
+
+  /** A hello was accepted: the device is online and its printers are as it says. */
+  async connected(
+    device: Device,
+    hello: { os: string; arch: string; agentVersion: string; printers: PrinterInfo[] },
+  ): Promise<Printer[]> {
+    const now = this.deps.clock.now();
+    const { os, arch, agentVersion } = hello;
+    const presence = await this.deps.store.devices.setPresence(
+      device.organizationId,
+      device.id,
+      'online',
+      now,
+      { os, arch, agentVersion },
+    );
+    if (presence && presence.before.status !== 'online') {
+      await this.publishDevice('device.online', presence.after, now);
+    }
+    return this.printersReported(device.organizationId, device.id, hello.printers);
+  }
+
+  /** The socket closed or went silent: the device and its printers are offline. */
+  async disconnected(organizationId: string, deviceId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const presence = await this.deps.store.devices.setPresence(
+      organizationId,
+      deviceId,
+      'offline',
+      now,
+    );
+    if (presence && presence.before.status !== 'offline') {
+      await this.publishDevice('device.offline', presence.after, now);
+    }
+    const changes = await this.deps.store.devices.markPrintersOffline(
+      organizationId,
+      deviceId,
+      now,
+    );
+    await this.publishPrinterChanges(changes, now);
+  }
+
+  async heardFrom(organizationId: string, deviceId: string): Promise<void> {
+    await this.deps.store.devices.touch(organizationId, deviceId, this.deps.clock.now());
+  }
+
+  /** hello or `printers`: upserts them (stable cloud ids) and publishes status changes. */
+  async printersReported(
+    organizationId: string,
+    deviceId: string,
+    printers: PrinterInfo[],
+  ): Promise<Printer[]> {
+    const now = this.deps.clock.now();
+    const changes = await this.deps.store.devices.upsertPrinters(
+      organizationId,
+      deviceId,
+      printers.map(toReported),
+      now,
+    );
+    await this.publishPrinterChanges(changes, now);
+    return changes.map((c) => c.printer);
+  }
+
+  /** `printer.status`: false when the device has no such printer. */
+  async printerStatus(
+    organizationId: string,
+    deviceId: string,
+    agentPrinterId: string,
+    status: string,
+  ): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const change = await this.deps.store.devices.setPrinterStatus(
+      organizationId,
+      deviceId,
+      agentPrinterId,
+      status,
+      now,
+    );
+    if (!change) return false;
+    await this.publishPrinterChanges([change], now);
+    return true;
+  }
+
+  private async publishPrinterChanges(changes: PrinterChange[], now: number): Promise<void> {
+    for (const { printer, previousStatus } of changes) {
+      if (previousStatus === printer.status) continue;
+      const type = printerEventFor(printer.status);
+      if (!type) continue;
+      await this.publish({
+        type,
+        organizationId: printer.organizationId,
+        deviceId: printer.deviceId,
+        printerId: printer.id,
+        at: new Date(now).toISOString(),
+        resource: presentPrinter(printer),
+      });
+    }
+  }
+
+  private publishDevice(
+    type: 'device.activated' | 'device.online' | 'device.offline',
+    device: Device,
+    now: number,
+  ): Promise<void> {
+    return this.publish({
+      type,
+      organizationId: device.organizationId,
+      deviceId: device.id,
+      printerId: null,
+      at: new Date(now).toISOString(),
+      resource: presentDevice(device),
+    });
+  }
+
+  private async publish(event: InventoryChanged): Promise<void> {
+    try {
+      await this.deps.bus.publish(event);
+    } catch (err) {
+      this.deps.logger.error({ err, type: event.type }, 'publishing a device event failed');
+    }
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * JobDispatcher: pushes live jobs to the devices whose WebSocket this instance holds, and turns
+ * what agents report into job transitions.
+ *
+ * - A job created for an online device goes out at once (queued → sending, dispatchedAt set):
+ *   every instance hears `job.state_changed` on the bus, and the one holding the device's socket
+ *   sends it. A device that connects gets its queued jobs oldest first, after the jobs it was sent
+ *   and has not acknowledged (at least once on the wire).
+ * - Retries have ONE owner, the agent: it reports a retry as `job.progress retry_scheduled`
+ *   (recorded here as sending → queued, `job.queued`) and the retry's start as `printing` (queued
+ *   → sending). Such a job stays with the agent: the cloud does not send it again. A `job.result`
+ *   is final: printed → printed, failed → failed with the agent's errorCode and errorMessage.
+ * - Repeated results are one result: a finished job only gets its `ack`.
+ */
+import type { Logger } from 'pino';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import type {
+  AgentMessageOf,
+  CloudMessage,
+  DispatchedJob,
+  DispatchedJobOptions,
+} from '@printwire/shared/protocol/index';
+import type { JobStateChanged } from '../cache/types.js';
+import type { Clock } from '../lib/clock.js';
+import type { Store } from '../storage/store.js';
+import type { Job, JobState, Printer } from '../storage/types.js';
+import type { JobService } from './jobs.js';
+
+/** The gateway's handle on one connected device (on this instance). */
+export interface DeviceLink {
+  organizationId: string;
+  deviceId: string;
+  /** Sends a message; false when the socket is gone. */
+  send(message: CloudMessage): boolean;
+}
+
+export interface DispatcherOptions {
+  /** Most devices whose backlog is sent at the same time (after a restart: no storm). */
+  maxConcurrentBacklogs: number;
+  /** Jobs read per backlog query. */
+  backlogBatch: number;
+  /** How far back cancelled jobs are told to the agent again after a reconnect. */
+  cancelMemoryMs: number;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
+  maxConcurrentBacklogs: 4,
+  backlogBatch: 100,
+  cancelMemoryMs: 24 * 3_600_000,
+};
+
+export interface DispatcherDeps {
+  store: Store;
+  jobs: JobService;
+  clock: Clock;
+  logger: Logger;
+  options?: Partial<DispatcherOptions>;
+}
+
+const DISPATCH_OPTIONS = ['copies', 'cut', 'openDrawer', 'codepage', 'footer'] as const;
+
+/** The job as the protocol's `job.dispatch` carries it (pure). */
+export function toDispatchedJob(job: Job, content: Buffer, agentPrinterId: string): DispatchedJob {
+  const options: Record<string, unknown> = {};
+  for (const key of DISPATCH_OPTIONS) {
+    if (job.options[key] !== undefined) options[key] = job.options[key];
+  }
+  let body: DispatchedJob['content'];
+  if (job.encoding === 'json')
+    body = JSON.parse(content.toString('utf8')) as Record<string, unknown>;
+  else if (job.encoding === 'base64') body = content.toString('base64');
+  else body = content.toString('utf8');
+  return {
+    id: job.id,
+    attempt: Math.min(Math.max(job.attempt, 1), job.maxAttempts),
+    maxAttempts: job.maxAttempts,
+    agentPrinterId,
+    type: job.type as DispatchedJob['type'],
+    encoding: job.encoding as DispatchedJob['encoding'],
+    content: body,
+    options: options as DispatchedJobOptions,
+    expiresAt: job.expiresAt === null ? null : new Date(job.expiresAt).toISOString(),
+    createdAt: new Date(job.createdAt).toISOString(),
+  };
+}
+
+export class JobDispatcher {
+  private readonly links = new Map<string, DeviceLink>();
+  /** `jobId:attempt` acknowledged by an agent connected here (lost on restart: then re-sent). */
+  private readonly acked = new Set<string>();
+  private readonly options: DispatcherOptions;
+  private backlogsRunning = 0;
+  private readonly backlogWaiters: Array<() => void> = [];
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
+  }
+
+  /** The device is connected here from now on (replacing an older link of the same device). */
+  attach(link: DeviceLink): void {
+    this.links.set(link.deviceId, link);
+  }
+
+  detach(link: DeviceLink): void {
+    if (this.links.get(link.deviceId) === link) this.links.delete(link.deviceId);
+  }
+
+  isConnectedHere(deviceId: string): boolean {
+    return this.links.has(deviceId);
+  }
+
+  /** Bus handler: sends a new job to its device, or a cancel to the agent holding the job. */
+  onJobEvent(event: JobStateChanged): void {
+    if (event.mode !== 'live') return;
+    const deviceId = typeof event.job.deviceId === 'string' ? event.job.deviceId : null;
+    if (!deviceId) return;
+    const link = this.links.get(deviceId);
+    if (!link || link.organizationId !== event.organizationId) return;
+    if (event.state === 'queued' && event.job.dispatchedAt === null) {
+      void this.dispatchOne(link, event.jobId).catch((err: unknown) =>
+        this.deps.logger.error({ err, jobId: event.jobId }, 'dispatching a job failed'),
+      );
+    } else if (event.state === 'cancelled' && event.job.dispatchedAt !== null) {
+      link.send({ type: 'job.cancel', jobId: event.jobId });
+    }
+  }
+
+  /**
+   * After `welcome`: re-sends the jobs sent and not acknowledged, then the queued ones oldest
+   * first, then cancels of dispatched jobs cancelled meanwhile. Backlogs of different devices run
+   * a few at a time, so that a restarted cloud does not read and send every backlog at once.
+   */
+  async sendBacklog(link: DeviceLink): Promise<void> {
+    await this.acquireBacklogSlot();
+    try {
+      const { store, clock } = this.deps;
+      const { organizationId: org, deviceId } = link;
+      const limit = this.options.backlogBatch;
+      const sending = await store.devices.listJobs(org, deviceId, 'sending', { limit });
+      for (const job of sending) {
+        if (this.acked.has(`${job.id}:${job.attempt}`)) continue;
+        if (!(await this.sendJob(link, job))) return;
+      }
+      for (;;) {
+        const queued = await store.devices.listJobs(org, deviceId, 'queued', { limit });
+        // Queued after a dispatch: the agent holds it for a retry of its own.
+        const fresh = queued.filter((j) => j.dispatchedAt === null);
+        let sent = 0;
+        for (const job of fresh) {
+          if (this.links.get(deviceId) !== link) return;
+          if (await this.dispatchOne(link, job.id)) sent++;
+        }
+        if (queued.length < limit || sent === 0) break;
+      }
+      const cancelled = await store.devices.listJobs(org, deviceId, 'cancelled', {
+        limit,
+        dispatchedOnly: true,
+        finishedAfter: clock.now() - this.options.cancelMemoryMs,
+      });
+      for (const job of cancelled) link.send({ type: 'job.cancel', jobId: job.id });
+    } finally {
+      this.releaseBacklogSlot();
+    }
+  }
+
+  /** queued → sending, then `job.dispatch`. False when the job was not (or no longer) queued. */
+  async dispatchOne(link: DeviceLink, jobId: string): Promise<boolean> {
+    let job: Job;
+    try {
+      job = await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {});
+    } catch (error) {
+      // Taken by a concurrent dispatch, cancelled or expired meanwhile: nothing to send.
+      if (error instanceof PrintwireError) return false;
+      throw error;
+    }
+    return this.sendJob(link, job);
+  }
+
+  private async sendJob(link: DeviceLink, job: Job): Promise<boolean> {
+    const { store } = this.deps;
+    const [content, printer] = await Promise.all([
+      store.jobs.getContent(job.organizationId, job.mode, job.id),
+      this.printerOf(job),
+    ]);
+    if (!printer) {
+      await this.fail(job, 'PRINTER_NOT_FOUND', 'the job’s printer is not on its device');
+      return false;
+    }
+    if (!content) {
+      await this.fail(job, 'INVALID_JOB', 'the job’s content is no longer stored');
+      return false;
+    }
+    return link.send({
+      type: 'job.dispatch',
+      job: toDispatchedJob(job, content.content, printer.agentPrinterId),
+    });
+  }
+
+  private async printerOf(job: Job): Promise<Printer | undefined> {
+    const { store } = this.deps;
+    if (job.printerId) {
+      const printer = await store.inventory.getPrinter(job.organizationId, job.printerId, {
+        includeSandbox: false,
+      });
+      return printer && printer.deviceId === job.deviceId ? printer : undefined;
+    }
+    if (!job.deviceId) return undefined;
+    const printers = await store.devices.listPrinters(job.organizationId, job.deviceId);
+    return printers.find((p) => p.isDefault) ?? (printers.length === 1 ? printers[0] : undefined);
+  }
+
+  private async fail(job: Job, errorCode: string, errorMessage: string): Promise<void> {
+    await this.move(job.organizationId, job.id, 'failed', { errorCode, errorMessage });
+  }
+
+  /** `job.ack`: the agent stored the job durably. */
+  acknowledged(link: DeviceLink, message: AgentMessageOf<'job.ack'>): void {
+    this.acked.add(`${message.jobId}:${message.attempt}`);
+    this.deps.logger.debug({ deviceId: link.deviceId, jobId: message.jobId }, 'job acknowledged');
+  }
+
+  /** `job.progress`: a retry scheduled by the agent (→ queued) or starting (→ sending). */
+  async progress(link: DeviceLink, message: AgentMessageOf<'job.progress'>): Promise<void> {
+    const job = await this.ownJob(link, message.jobId);
+    if (!job) return;
+    if (message.stage === 'retry_scheduled' && job.state === 'sending') {
+      await this.move(job.organizationId, job.id, 'queued', {});
+    } else if (message.stage === 'printing' && job.state === 'queued' && job.dispatchedAt) {
+      await this.move(job.organizationId, job.id, 'sending', {});
+    }
+  }
+
+  /** `job.result`: final. Repeated results of a finished job change nothing. */
+  async result(link: DeviceLink, message: AgentMessageOf<'job.result'>): Promise<void> {
+    const job = await this.ownJob(link, message.jobId);
+    if (!job || job.finishedAt !== null) return;
+    this.acked.delete(`${job.id}:${job.attempt}`);
+    if (job.state === 'queued') {
+      // A result for a job the agent held for a retry: it started again before it ended.
+      await this.move(job.organizationId, job.id, 'sending', {});
+    }
+    if (message.outcome === 'printed') {
+      await this.move(job.organizationId, job.id, 'printed', {});
+    } else {
+      await this.move(job.organizationId, job.id, 'failed', {
+        errorCode: message.errorCode ?? 'PRINTER_ERROR',
+        errorMessage: message.errorMessage ?? null,
+      });
+    }
+  }
+
+  /** `job.cancelled`: the agent's answer to `job.cancel`; the cloud job is already cancelled. */
+  cancelled(link: DeviceLink, message: AgentMessageOf<'job.cancelled'>): void {
+    this.deps.logger.info(
+      { deviceId: link.deviceId, jobId: message.jobId, reason: message.reason },
+      message.cancelled ? 'the agent cancelled the job' : 'the agent could not cancel the job',
+    );
+  }
+
+  private async ownJob(link: DeviceLink, jobId: string): Promise<Job | undefined> {
+    const job = await this.deps.store.jobs.get(link.organizationId, 'live', jobId);
+    if (!job || job.deviceId !== link.deviceId) {
+      this.deps.logger.warn({ deviceId: link.deviceId, jobId }, 'agent reported an unknown job');
+      return undefined;
+    }
+    return job;
+  }
+
+  /** A transition that tolerates a concurrent one: a finished job is left as it is. */
+  private async move(
+    organizationId: string,
+    jobId: string,
+    to: JobState,
+    info: { errorCode?: string | null; errorMessage?: string | null },
+  ): Promise<void> {
+    try {
+      await this.deps.jobs.transition(organizationId, jobId, to, info);
+    } catch (error) {
+      if (!(error instanceof PrintwireError)) throw error;
+      this.deps.logger.info({ jobId, to, code: error.code }, 'job transition skipped');
+    }
+  }
+
+  private acquireBacklogSlot(): Promise<void> {
+    if (this.backlogsRunning < this.options.maxConcurrentBacklogs) {
+      this.backlogsRunning++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.backlogWaiters.push(resolve));
+  }
+
+  private releaseBacklogSlot(): void {
+    const next = this.backlogWaiters.shift();
+    if (next) next();
+    else this.backlogsRunning--;
+  }
+}

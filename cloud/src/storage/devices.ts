@@ -1,0 +1,340 @@
+/**
+ * What the agent gateway stores: activation (a single-use code traded for a device), device
+ * tokens (hashed), device presence, the printers an agent reports, and the device's jobs the
+ * gateway re-sends after a reconnect. Organization scoping as everywhere: every method that
+ * touches an organization's rows takes its id, except the token lookup (the token names its
+ * device, as an API key names its organization).
+ */
+import { sql, type Kysely } from 'kysely';
+import { newId } from '../lib/ids.js';
+import type { WriteFn } from './organizations.js';
+import { toDevice, toJob, toPrinter } from './rows.js';
+import type { Database } from './schema.js';
+import type { Device, Job, Printer } from './types.js';
+
+export interface ActivationInput {
+  codeHash: string;
+  tokenHash: string;
+  name: string;
+  os: string;
+  arch: string;
+  agentVersion: string;
+}
+
+/** A printer as an agent reports it (the protocol's printer object, less what is not stored). */
+export interface ReportedPrinter {
+  agentPrinterId: string;
+  name: string;
+  alias: string | null;
+  connection: string;
+  kind: string;
+  paper: string | null;
+  codepage: string | null;
+  capabilities: string[];
+  isDefault: boolean;
+  status: string;
+}
+
+/** A printer after a write, with its status before it (null: the printer is new). */
+export interface PrinterChange {
+  printer: Printer;
+  previousStatus: string | null;
+}
+
+export class DevicesRepository {
+  constructor(
+    private readonly read: Kysely<Database>,
+    private readonly write: WriteFn,
+  ) {}
+
+  /**
+   * Uses an activation code once: creates the activated device holding `tokenHash` and marks the
+   * code used, in one transaction. Undefined when the code is unknown, used or expired.
+   */
+  async activate(input: ActivationInput, now: number): Promise<Device | undefined> {
+    return this.write(async (trx) => {
+      const code = await trx
+        .selectFrom('activationCodes')
+        .select(['id', 'organizationId'])
+        .where('codeHash', '=', input.codeHash)
+        .where('usedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst();
+      if (!code) return undefined;
+      const row = {
+        id: newId('dev', now),
+        organizationId: code.organizationId,
+        name: input.name,
+        groupId: null,
+        os: input.os,
+        arch: input.arch,
+        agentVersion: input.agentVersion,
+        status: 'offline',
+        activated: 1,
+        sandbox: 0,
+        tokenHash: input.tokenHash,
+        lastSeenAt: null,
+        createdAt: now,
+      };
+      const used = await trx
+        .updateTable('activationCodes')
+        .set({ usedAt: now, deviceId: row.id })
+        .where('id', '=', code.id)
+        .where('usedAt', 'is', null)
+        .executeTakeFirst();
+      if (Number(used.numUpdatedRows) === 0) return undefined;
+      await trx.insertInto('devices').values(row).execute();
+      return toDevice(row);
+    });
+  }
+
+  /** The activated, non-sandbox device holding this token hash. */
+  async findByTokenHash(tokenHash: string): Promise<Device | undefined> {
+    const row = await this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('tokenHash', '=', tokenHash)
+      .where('activated', '=', 1)
+      .where('sandbox', '=', 0)
+      .executeTakeFirst();
+    return row ? toDevice(row) : undefined;
+  }
+
+  async get(organizationId: string, deviceId: string): Promise<Device | undefined> {
+    const row = await this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+    return row ? toDevice(row) : undefined;
+  }
+
+  /** Forgets the device's token: its agent is refused from now on. True when it had one. */
+  async revokeToken(organizationId: string, deviceId: string): Promise<boolean> {
+    return this.write(async (trx) => {
+      const r = await trx
+        .updateTable('devices')
+        .set({ tokenHash: null })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .where('tokenHash', 'is not', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    });
+  }
+
+  /**
+   * Sets the device's presence (and what its hello says about it); returns the device before the
+   * change, undefined when there is no such device.
+   */
+  async setPresence(
+    organizationId: string,
+    deviceId: string,
+    status: 'online' | 'offline',
+    now: number,
+    info?: { os: string; arch: string; agentVersion: string },
+  ): Promise<{ before: Device; after: Device } | undefined> {
+    return this.write(async (trx) => {
+      const row = await trx
+        .selectFrom('devices')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const next = { ...row, status, lastSeenAt: now, ...(info ?? {}) };
+      await trx
+        .updateTable('devices')
+        .set({ status, lastSeenAt: now, ...(info ?? {}) })
+        .where('id', '=', deviceId)
+        .execute();
+      return { before: toDevice(row), after: toDevice(next) };
+    });
+  }
+
+  /** Records that the device was heard from (heartbeats; written at most as often as asked). */
+  async touch(organizationId: string, deviceId: string, now: number): Promise<void> {
+    await this.write(async (trx) => {
+      await trx
+        .updateTable('devices')
+        .set({ lastSeenAt: now })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .execute();
+    });
+  }
+
+  /**
+   * Upserts the agent's printers by (device, agentPrinterId): a known printer keeps its cloud id.
+   * Printers the agent no longer reports are left as they are, marked offline.
+   */
+  async upsertPrinters(
+    organizationId: string,
+    deviceId: string,
+    printers: ReportedPrinter[],
+    now: number,
+  ): Promise<PrinterChange[]> {
+    return this.write(async (trx) => {
+      const existing = await trx
+        .selectFrom('printers')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('deviceId', '=', deviceId)
+        .execute();
+      const byAgentId = new Map(existing.map((r) => [r.agentPrinterId, r]));
+      const changes: PrinterChange[] = [];
+      const seen = new Set<string>();
+      for (const p of printers) {
+        seen.add(p.agentPrinterId);
+        const fields = {
+          name: p.name,
+          alias: p.alias,
+          connection: p.connection,
+          kind: p.kind,
+          paper: p.paper,
+          codepage: p.codepage,
+          capabilities: JSON.stringify(p.capabilities),
+          isDefault: p.isDefault ? 1 : 0,
+          status: p.status,
+        };
+        const old = byAgentId.get(p.agentPrinterId);
+        if (old) {
+          const lastStatusAt = old.status === p.status ? old.lastStatusAt : now;
+          await trx
+            .updateTable('printers')
+            .set({ ...fields, lastStatusAt })
+            .where('id', '=', old.id)
+            .execute();
+          changes.push({
+            printer: toPrinter({ ...old, ...fields, lastStatusAt }),
+            previousStatus: old.status,
+          });
+        } else {
+          const row = {
+            id: newId('prn', now),
+            organizationId,
+            deviceId,
+            agentPrinterId: p.agentPrinterId,
+            profile: null,
+            sandbox: 0,
+            lastStatusAt: now,
+            createdAt: now,
+            ...fields,
+          };
+          await trx.insertInto('printers').values(row).execute();
+          changes.push({ printer: toPrinter(row), previousStatus: null });
+        }
+      }
+      for (const old of existing) {
+        if (seen.has(old.agentPrinterId) || old.status === 'offline') continue;
+        await trx
+          .updateTable('printers')
+          .set({ status: 'offline', lastStatusAt: now })
+          .where('id', '=', old.id)
+          .execute();
+        changes.push({
+          printer: toPrinter({ ...old, status: 'offline', lastStatusAt: now }),
+          previousStatus: old.status,
+        });
+      }
+      return changes;
+    });
+  }
+
+  /** Sets one printer's status; undefined when the device has no such printer. */
+  async setPrinterStatus(
+    organizationId: string,
+    deviceId: string,
+    agentPrinterId: string,
+    status: string,
+    now: number,
+  ): Promise<PrinterChange | undefined> {
+    return this.write(async (trx) => {
+      const old = await trx
+        .selectFrom('printers')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('deviceId', '=', deviceId)
+        .where('agentPrinterId', '=', agentPrinterId)
+        .executeTakeFirst();
+      if (!old) return undefined;
+      if (old.status === status) return { printer: toPrinter(old), previousStatus: status };
+      await trx
+        .updateTable('printers')
+        .set({ status, lastStatusAt: now })
+        .where('id', '=', old.id)
+        .execute();
+      return {
+        printer: toPrinter({ ...old, status, lastStatusAt: now }),
+        previousStatus: old.status,
+      };
+    });
+  }
+
+  /** Marks every printer of the device offline; returns those that were not. */
+  async markPrintersOffline(
+    organizationId: string,
+    deviceId: string,
+    now: number,
+  ): Promise<PrinterChange[]> {
+    return this.write(async (trx) => {
+      const rows = await trx
+        .selectFrom('printers')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('deviceId', '=', deviceId)
+        .where('status', '!=', 'offline')
+        .execute();
+      if (rows.length === 0) return [];
+      await trx
+        .updateTable('printers')
+        .set({ status: 'offline', lastStatusAt: now })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      return rows.map((r) => ({
+        printer: toPrinter({ ...r, status: 'offline', lastStatusAt: now }),
+        previousStatus: r.status,
+      }));
+    });
+  }
+
+  async listPrinters(organizationId: string, deviceId: string): Promise<Printer[]> {
+    const rows = await this.read
+      .selectFrom('printers')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('deviceId', '=', deviceId)
+      .orderBy('createdAt')
+      .execute();
+    return rows.map(toPrinter);
+  }
+
+  /**
+   * The device's live jobs in `state`, oldest first: `queued` ones go out on connect; `sending`
+   * ones are re-sent (at least once on the wire); `cancelled` ones that had been dispatched
+   * get a `job.cancel`.
+   */
+  async listJobs(
+    organizationId: string,
+    deviceId: string,
+    state: 'queued' | 'sending' | 'cancelled',
+    options: { limit: number; dispatchedOnly?: boolean; finishedAfter?: number },
+  ): Promise<Job[]> {
+    let q = this.read
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('deviceId', '=', deviceId)
+      .where('mode', '=', 'live')
+      .where('state', '=', sql.lit(state));
+    if (options.dispatchedOnly) q = q.where('dispatchedAt', 'is not', null);
+    if (options.finishedAfter !== undefined) q = q.where('finishedAt', '>', options.finishedAfter);
+    const rows = await q.orderBy('createdAt').orderBy('id').limit(options.limit).execute();
+    return rows.map(toJob);
+  }
+}
