@@ -3,10 +3,12 @@
  * logger, mailer, config). Nothing here opens a database or a port; `serve` (server.ts) and the
  * tests wire the real or the test dependencies.
  */
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { CacheStore, EventBus } from './cache/types.js';
 import type { CloudConfig } from './config.js';
+import { DASHBOARD_OPERATIONS, dashboardRoutes } from './dashboard/index.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { authenticate, requireScope } from './http/middleware/auth.js';
 import { jsonBody } from './http/middleware/body.js';
@@ -18,6 +20,7 @@ import { accountOperations, accountRoutes } from './http/routes/account.js';
 import { inventoryOperations, inventoryRoutes } from './http/routes/inventory.js';
 import { jobOperations, jobRoutes } from './http/routes/jobs.js';
 import type { Clock } from './lib/clock.js';
+import { createMailer } from './mail/mailer.js';
 import { JobService } from './services/jobs.js';
 import { Sweeper } from './services/sweeper.js';
 import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
@@ -62,6 +65,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(inventoryOperations),
   ...Object.values(gatewayOperations),
   ...Object.values(accountOperations),
+  ...DASHBOARD_OPERATIONS,
   {
     method: 'get',
     path: '/openapi.json',
@@ -117,6 +121,16 @@ export function createApp(deps: AppDeps): CloudApp {
     res.json(openapi);
   });
   app.use(accountRoutes({ store, cache, clock }, guards));
+  const dashboard = dashboardRoutes({
+    store,
+    clock,
+    // SMTP_URL: SMTP; unset: .eml files in DATA_DIR/mail (../shared/CONTRACT.md).
+    mailer:
+      deps.mailer ??
+      createMailer({ smtpUrl: process.env.SMTP_URL, dir: join(config.dataDir, 'mail') }),
+    publicUrl: config.publicUrl,
+  });
+  for (const router of dashboard.routers) app.use(router);
   app.use(jobRoutes(jobs, guards, config.limits.defaultPageSize));
   app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
   app.use(gatewayRoutes(devices, guards));

@@ -4,6 +4,7 @@
  * Names are snake_case here because migrations run without the CamelCasePlugin.
  */
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { dashboardMigration } from './migrations/0002-dashboard.js';
 import { gatewayMigration } from './migrations/0003-gateway.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -297,6 +298,7 @@ class InCodeMigrations implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
       '0001_initial': initial(this.dialect),
+      '0002_dashboard': dashboardMigration(),
       '0003_gateway': gatewayMigration(),
     };
   }

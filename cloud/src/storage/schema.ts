@@ -188,6 +188,63 @@ export interface UsageCountersTable {
   liveJobs: number;
 }
 
+/** A user's dashboard settings and two-factor state (migration 0002; absent row: defaults). */
+export interface UserProfilesTable {
+  userId: string;
+  locale: string;
+  totpSecret: string | null;
+  totpEnabledAt: number | null;
+  /** The last TOTP time step accepted: a code is accepted once. */
+  totpLastStep: number | null;
+}
+
+export interface UserTokensTable {
+  tokenHash: string;
+  userId: string;
+  /** verify-email, reset-password, 2fa-setup, login-challenge. */
+  kind: string;
+  data: string | null;
+  expiresAt: number;
+  usedAt: number | null;
+  createdAt: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+export interface SessionTokensTable {
+  tokenHash: string;
+  sessionId: string;
+  /** access or refresh. */
+  kind: string;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export interface RecoveryCodesTable {
+  userId: string;
+  codeHash: string;
+  usedAt: number | null;
+}
+
+export interface InvitationsTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  invitedBy: string;
+  tokenHash: string;
+  expiresAt: number;
+  acceptedAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -203,4 +260,10 @@ export interface Database {
   templates: TemplatesTable;
   activationCodes: ActivationCodesTable;
   usageCounters: UsageCountersTable;
+  userProfiles: UserProfilesTable;
+  userTokens: UserTokensTable;
+  sessions: SessionsTable;
+  sessionTokens: SessionTokensTable;
+  recoveryCodes: RecoveryCodesTable;
+  invitations: InvitationsTable;
 }

@@ -4,6 +4,7 @@
  * on SQLite batches concurrent transactions into one durable commit (group commit).
  */
 import { sql, type Transaction } from 'kysely';
+import { AccountsRepository } from './accounts.js';
 import { openDatabase, type OpenedDatabase, type OpenOptions } from './db.js';
 import { DevicesRepository } from './devices.js';
 import { GroupCommitter } from './group-commit.js';
@@ -27,6 +28,7 @@ export class Store {
   readonly inventory: InventoryRepository;
   readonly jobs: JobsRepository;
   readonly templates: TemplatesRepository;
+  readonly accounts: AccountsRepository;
   readonly devices: DevicesRepository;
   private readonly committer: GroupCommitter | undefined;
   private readonly schema: string | undefined;
@@ -49,6 +51,7 @@ export class Store {
     this.inventory = new InventoryRepository(db.reader, write);
     this.jobs = new JobsRepository(db.reader, write, options.jobs);
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
+    this.accounts = new AccountsRepository(db.reader, write);
     this.devices = new DevicesRepository(db.reader, write);
   }
 

@@ -1,0 +1,369 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { generateSync } from 'otplib';
+import { refreshCookie, startDashboard, type DashboardHarness } from './test-helpers.js';
+
+const MINUTE = 60_000;
+const totpAt = (secret: string, ms: number) =>
+  generateSync({ secret, epoch: Math.floor(ms / 1000) });
+const withoutRequestId = (body: { requestId?: unknown }) => ({ ...body, requestId: undefined });
+const paths = (body: { error: { details?: Array<{ path: string }> } }) =>
+  (body.error.details ?? []).map((d) => d.path).sort();
+
+describe('dashboard accounts', () => {
+  let h: DashboardHarness;
+  before(async () => {
+    h = await startDashboard();
+  });
+  after(() => h.close());
+
+  test('sign-up mails a verification link under PUBLIC_URL that verifies the address once', async () => {
+    const email = 'Mixed.Case@Example.com';
+    const res = await h.call('POST', '/auth/signup', {
+      body: { email, password: 'a long password', name: 'Mix', locale: 'fr' },
+    });
+    assert.equal(res.status, 201);
+    const mail = await h.lastMailTo('mixed.case@example.com');
+    assert.match(mail.subject, /Confirmez/);
+    assert.ok(mail.links[0]!.startsWith(`${h.publicUrl}/verify-email?token=`));
+    const login = { email, password: 'a long password' };
+    const before = await h.call('POST', '/auth/login', { body: login });
+    assert.equal(before.status, 403);
+    assert.equal(before.body.error.code, 'EMAIL_NOT_VERIFIED');
+    assert.match(before.body.error.message, /confirm your e-mail/);
+    const verified = await h.call('POST', '/auth/verify-email', { body: { token: mail.token } });
+    assert.equal(verified.status, 200);
+    assert.equal(verified.body.emailVerified, true);
+    assert.equal(verified.body.locale, 'fr');
+    const again = await h.call('POST', '/auth/verify-email', { body: { token: mail.token } });
+    assert.equal(again.status, 400);
+    assert.deepEqual(paths(again.body), ['token']);
+    assert.equal((await h.call('POST', '/auth/login', { body: login })).status, 200);
+  });
+
+  test('a verification link expires after 24 hours', async () => {
+    const email = `late-${Date.now()}@example.com`;
+    await h.call('POST', '/auth/signup', {
+      body: { email, password: 'a long password', name: 'L' },
+    });
+    const { token } = await h.lastMailTo(email);
+    h.clock.advance(24 * 60 * MINUTE);
+    const res = await h.call('POST', '/auth/verify-email', { body: { token } });
+    assert.equal(res.status, 400);
+    const resend = await h.call('POST', '/auth/resend-verification', { body: { email } });
+    assert.equal(resend.status, 202);
+    const fresh = await h.lastMailTo(email);
+    assert.notEqual(fresh.token, token);
+    assert.equal(
+      (await h.call('POST', '/auth/verify-email', { body: { token: fresh.token } })).status,
+      200,
+    );
+  });
+
+  test('signup, resend-verification and forgot-password answer alike for known and unknown addresses', async () => {
+    const known = await h.person('Known');
+    const unknown = `nobody-${Date.now()}@example.com`;
+    const cases: Array<[string, (email: string) => unknown]> = [
+      ['/auth/signup', (email) => ({ email, password: 'another password', name: 'X' })],
+      ['/auth/resend-verification', (email) => ({ email })],
+      ['/auth/forgot-password', (email) => ({ email })],
+    ];
+    for (const [path, body] of cases) {
+      const a = await h.call('POST', path, { body: body(known.email) });
+      const b = await h.call('POST', path, { body: body(unknown) });
+      assert.equal(a.status, b.status, path);
+      assert.deepEqual(a.body, b.body, path);
+    }
+  });
+
+  test('a wrong password and an unknown address both answer the same 401', async () => {
+    const p = await h.person('Wrong');
+    const a = await h.call('POST', '/auth/login', { body: { email: p.email, password: 'nope' } });
+    const b = await h.call('POST', '/auth/login', {
+      body: { email: `x${p.email}`, password: p.password },
+    });
+    assert.equal(a.status, 401);
+    assert.equal(b.status, 401);
+    assert.deepEqual(withoutRequestId(a.body), withoutRequestId(b.body));
+  });
+
+  test('login answers an access token and an httpOnly, SameSite=Strict, Secure pw_refresh cookie on /auth', async () => {
+    const p = await h.person('Cookie');
+    const res = await h.call('POST', '/auth/login', {
+      body: { email: p.email, password: p.password },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.user.email, p.email);
+    assert.equal(Date.parse(res.body.expiresAt) - h.clock.now(), 15 * MINUTE);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pw_refresh='))!;
+    assert.match(cookie, /HttpOnly/);
+    assert.match(cookie, /SameSite=Strict/);
+    assert.match(cookie, /Path=\/auth/);
+    assert.match(cookie, /Secure/);
+    const me = await h.call('GET', '/auth/me', { token: res.body.accessToken });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.id, p.userId);
+    assert.equal((await h.call('GET', '/auth/me')).status, 401);
+    assert.equal((await h.call('GET', '/auth/me', { token: 'x'.repeat(43) })).status, 401);
+  });
+
+  test('an access token lives 15 minutes; refresh rotates the cookie and a reused one closes the session', async () => {
+    const p = await h.person('Rotate');
+    h.clock.advance(15 * MINUTE - 1);
+    assert.equal((await h.call('GET', '/auth/me', { token: p.access })).status, 200);
+    h.clock.advance(1);
+    assert.equal((await h.call('GET', '/auth/me', { token: p.access })).status, 401);
+    const r1 = await h.call('POST', '/auth/refresh', { cookie: p.cookie });
+    assert.equal(r1.status, 200);
+    const c1 = refreshCookie(r1.headers);
+    assert.ok(c1 && c1 !== p.cookie);
+    assert.equal((await h.call('GET', '/auth/me', { token: r1.body.accessToken })).status, 200);
+    const reused = await h.call('POST', '/auth/refresh', { cookie: p.cookie });
+    assert.equal(reused.status, 401);
+    assert.match(reused.body.error.message, /already used/);
+    assert.equal((await h.call('GET', '/auth/me', { token: r1.body.accessToken })).status, 401);
+    assert.equal((await h.call('POST', '/auth/refresh', { cookie: c1 })).status, 401);
+    assert.equal((await h.call('POST', '/auth/refresh')).status, 401);
+  });
+
+  test('logout ends the session of the access token and clears the cookie', async () => {
+    const p = await h.person('Bye');
+    const res = await h.call('POST', '/auth/logout', { token: p.access });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.getSetCookie().join(), /pw_refresh=;.*Max-Age=0/);
+    assert.equal((await h.call('GET', '/auth/me', { token: p.access })).status, 401);
+    assert.equal((await h.call('POST', '/auth/refresh', { cookie: p.cookie })).status, 401);
+  });
+
+  test('a reset link sets a new password once within 1 hour and ends every session', async () => {
+    const p = await h.person('Reset');
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    const mail = await h.lastMailTo(p.email);
+    assert.ok(mail.links[0]!.startsWith(`${h.publicUrl}/reset-password?token=`));
+    const res = await h.call('POST', '/auth/reset-password', {
+      body: { token: mail.token, password: 'brand new password' },
+    });
+    assert.equal(res.status, 200);
+    assert.equal((await h.call('GET', '/auth/me', { token: p.access })).status, 401);
+    assert.equal(
+      (
+        await h.call('POST', '/auth/reset-password', {
+          body: { token: mail.token, password: 'another one!' },
+        })
+      ).status,
+      400,
+    );
+    assert.equal(
+      (await h.call('POST', '/auth/login', { body: { email: p.email, password: p.password } }))
+        .status,
+      401,
+    );
+    assert.equal(
+      (
+        await h.call('POST', '/auth/login', {
+          body: { email: p.email, password: 'brand new password' },
+        })
+      ).status,
+      200,
+    );
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    const late = await h.lastMailTo(p.email);
+    h.clock.advance(60 * MINUTE);
+    const expired = await h.call('POST', '/auth/reset-password', {
+      body: { token: late.token, password: 'too late password' },
+    });
+    assert.equal(expired.status, 400);
+  });
+
+  test('repeated failures are throttled with Retry-After, capped, and the owner gets back in', async () => {
+    const p = await h.person('Throttle');
+    for (let i = 0; i < 5; i++) {
+      const r = await h.call('POST', '/auth/login', {
+        body: { email: p.email, password: 'wrong!' },
+      });
+      assert.equal(r.status, 401);
+    }
+    const limited = await h.call('POST', '/auth/login', {
+      body: { email: p.email, password: p.password },
+    });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.error.code, 'RATE_LIMITED');
+    assert.equal(limited.headers.get('retry-after'), '1');
+    h.clock.advance(1000);
+    assert.equal(
+      (await h.call('POST', '/auth/login', { body: { email: p.email, password: p.password } }))
+        .status,
+      200,
+    );
+    // The success reset the count: five more mistakes are allowed again.
+    for (let i = 0; i < 5; i++) {
+      assert.equal(
+        (await h.call('POST', '/auth/login', { body: { email: p.email, password: 'x' } })).status,
+        401,
+      );
+    }
+    h.clock.advance(15 * MINUTE);
+  });
+
+  test('two-factor: setup, confirm, challenge, codes accepted once, recovery codes once, disable', async () => {
+    const p = await h.person('Totp');
+    assert.equal((await h.call('POST', '/auth/2fa/setup')).status, 401);
+    const setup = await h.call('POST', '/auth/2fa/setup', { token: p.access });
+    assert.equal(setup.status, 200);
+    const { setupToken, secret, otpauthUrl } = setup.body;
+    assert.match(otpauthUrl, /^otpauth:\/\/totp\/.*secret=/);
+    assert.match(otpauthUrl, /issuer=Printwire/);
+    const wrong = await h.call('POST', '/auth/2fa/confirm', {
+      token: p.access,
+      body: { setupToken, code: totpAt(secret, h.clock.now() + 5 * MINUTE) },
+    });
+    assert.equal(wrong.status, 401);
+    const confirmed = await h.call('POST', '/auth/2fa/confirm', {
+      token: p.access,
+      body: { setupToken, code: totpAt(secret, h.clock.now()) },
+    });
+    assert.equal(confirmed.status, 200);
+    assert.equal(confirmed.body.enabled, true);
+    assert.equal(confirmed.body.recoveryCodes.length, 10);
+    assert.equal(new Set(confirmed.body.recoveryCodes).size, 10);
+    assert.equal((await h.call('POST', '/auth/2fa/setup', { token: p.access })).status, 409);
+
+    // The confirming code cannot log in again within its step: move to the next step.
+    h.clock.advance(30_000);
+    const creds = { email: p.email, password: p.password };
+    const challenge = await h.call('POST', '/auth/login', { body: creds });
+    assert.equal(challenge.status, 200);
+    assert.equal(challenge.body.twoFactorRequired, true);
+    assert.equal(challenge.body.accessToken, undefined);
+    assert.equal(refreshCookie(challenge.headers), '');
+    const code = totpAt(secret, h.clock.now());
+    const done = await h.call('POST', '/auth/login/2fa', {
+      body: { challenge: challenge.body.challenge, code },
+    });
+    assert.equal(done.status, 200);
+    assert.ok(done.body.accessToken);
+    const replay = await h.call('POST', '/auth/login', { body: { ...creds, code } });
+    assert.equal(replay.status, 401, 'a code is accepted once');
+    h.clock.advance(30_000);
+    const direct = await h.call('POST', '/auth/login', {
+      body: { ...creds, code: totpAt(secret, h.clock.now()) },
+    });
+    assert.equal(direct.status, 200);
+
+    const recoveryCode = confirmed.body.recoveryCodes[0];
+    const viaRecovery = await h.call('POST', '/auth/login', { body: { ...creds, recoveryCode } });
+    assert.equal(viaRecovery.status, 200);
+    assert.equal(
+      (await h.call('POST', '/auth/login', { body: { ...creds, recoveryCode } })).status,
+      401,
+    );
+
+    // A password reset does not switch two-factor off.
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    const { token } = await h.lastMailTo(p.email);
+    await h.call('POST', '/auth/reset-password', {
+      body: { token, password: 'reset password 2fa' },
+    });
+    const afterReset = await h.call('POST', '/auth/login', {
+      body: { email: p.email, password: 'reset password 2fa' },
+    });
+    assert.equal(afterReset.body.twoFactorRequired, true);
+
+    h.clock.advance(30_000);
+    const access = direct.body.accessToken as string;
+    const session = await h.call('POST', '/auth/login/2fa', {
+      body: { challenge: afterReset.body.challenge, code: totpAt(secret, h.clock.now()) },
+    });
+    assert.equal(session.status, 200);
+    assert.equal(
+      (await h.call('GET', '/auth/me', { token: access })).status,
+      401,
+      'reset ended it',
+    );
+    h.clock.advance(30_000);
+    const disabled = await h.call('POST', '/auth/2fa/disable', {
+      token: session.body.accessToken,
+      body: { code: totpAt(secret, h.clock.now()) },
+    });
+    assert.equal(disabled.status, 200);
+    assert.equal(disabled.body.enabled, false);
+    const plain = await h.call('POST', '/auth/login', {
+      body: { email: p.email, password: 'reset password 2fa' },
+    });
+    assert.ok(plain.body.accessToken);
+  });
+
+  test('every field rule is enforced at its edges and each failing field is named', async () => {
+    const local = (n: number) => 'a'.repeat(n);
+    // 254 characters: 64 + 1 + 189 (labels of at most 63).
+    const domain = `${local(63)}.${local(63)}.${local(57)}.com`;
+    const email254 = `${local(64)}@${domain}`;
+    assert.equal(email254.length, 254);
+    const ok = { password: 'x'.repeat(10), name: 'N' };
+    assert.equal(
+      (await h.call('POST', '/auth/signup', { body: { ...ok, email: email254 } })).status,
+      201,
+    );
+    const tooLong = await h.call('POST', '/auth/signup', {
+      body: { ...ok, email: `b${email254}` },
+    });
+    assert.deepEqual(paths(tooLong.body), ['email']);
+    const edges: Array<[Record<string, unknown>, string[]]> = [
+      [
+        { email: 'not-an-email', password: 'x'.repeat(9), name: '', locale: 'de' },
+        ['email', 'locale', 'name', 'password'],
+      ],
+      [
+        { email: 'e1@example.com', password: 'x'.repeat(201), name: 'n'.repeat(101) },
+        ['name', 'password'],
+      ],
+      [{}, ['email', 'name', 'password']],
+    ];
+    for (const [body, expected] of edges) {
+      const res = await h.call('POST', '/auth/signup', { body });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.code, 'VALIDATION_FAILED');
+      assert.deepEqual(paths(res.body), expected);
+    }
+    const good = {
+      email: 'e2@example.com',
+      password: 'x'.repeat(200),
+      name: 'n'.repeat(100),
+      locale: 'ht',
+    };
+    assert.equal((await h.call('POST', '/auth/signup', { body: good })).status, 201);
+    for (const [token, status] of [
+      ['t'.repeat(9), 400],
+      ['t'.repeat(10), 400],
+      ['t'.repeat(200), 400],
+      ['t'.repeat(201), 400],
+    ] as const) {
+      const res = await h.call('POST', '/auth/verify-email', { body: { token } });
+      assert.equal(res.status, status);
+      // In range the token is merely unknown; out of range it is malformed: both name the field.
+      assert.deepEqual(paths(res.body), ['token']);
+    }
+    const reset = await h.call('POST', '/auth/reset-password', {
+      body: { token: 't'.repeat(9), password: 'short' },
+    });
+    assert.deepEqual(paths(reset.body), ['password', 'token']);
+    const login = await h.call('POST', '/auth/login', {
+      body: { email: 'e2@example.com', password: '', code: '12345' },
+    });
+    assert.deepEqual(paths(login.body), ['code', 'password']);
+    const letters = await h.call('POST', '/auth/login', {
+      body: { email: 'e2@example.com', password: 'p'.repeat(201), code: '12345a' },
+    });
+    assert.deepEqual(paths(letters.body), ['code', 'password']);
+    const twoFa = await h.call('POST', '/auth/login/2fa', { body: { challenge: '' } });
+    assert.deepEqual(paths(twoFa.body), ['challenge', 'code']);
+    const seven = await h.call('POST', '/auth/login/2fa', {
+      body: { challenge: 'c', code: '1234567' },
+    });
+    assert.deepEqual(paths(seven.body), ['code']);
+    const sixOk = await h.call('POST', '/auth/login/2fa', {
+      body: { challenge: 'c', code: '123456' },
+    });
+    assert.equal(sixOk.status, 401, 'well-formed, but no such challenge');
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * The dashboard API: accounts, organizations, members, invitations, billing, API keys and
+ * activation codes. Mounted by createApp; its operations are listed in /openapi.json.
+ */
+import type { Router } from 'express';
+import { AccountService, type AccountLifetimes } from '../accounts/service.js';
+import type { ThrottleOptions } from '../accounts/throttle.js';
+import type { Mailer } from '../app.js';
+import type { Operation } from '../http/operation.js';
+import type { Clock } from '../lib/clock.js';
+import type { Store } from '../storage/store.js';
+import { authOperations, authRoutes } from './auth-routes.js';
+import { orgOperations, orgRoutes } from './org-routes.js';
+
+export const DASHBOARD_OPERATIONS: Operation[] = [
+  ...Object.values(authOperations),
+  ...Object.values(orgOperations),
+];
+
+export interface DashboardDeps {
+  store: Store;
+  clock: Clock;
+  mailer: Mailer;
+  /** PUBLIC_URL: the start of mail links; https makes the refresh cookie Secure. */
+  publicUrl: string;
+  lifetimes?: Partial<AccountLifetimes>;
+  accountThrottle?: ThrottleOptions;
+  addressThrottle?: ThrottleOptions;
+}
+
+export function dashboardRoutes(deps: DashboardDeps): {
+  routers: Router[];
+  accounts: AccountService;
+} {
+  const accounts = new AccountService(deps);
+  const secureCookies = deps.publicUrl.startsWith('https:');
+  return {
+    accounts,
+    routers: [
+      authRoutes(accounts, { secureCookies }),
+      orgRoutes({ store: deps.store, clock: deps.clock, accounts }),
+    ],
+  };
+}
