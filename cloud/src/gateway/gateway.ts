@@ -170,19 +170,21 @@ export class AgentGateway {
     else if (event.connectionId !== connection.id) connection.supersede();
   }
 
-  /** Drops sockets silent for longer than 2 × heartbeatIntervalMs + the margin. */
-  checkLiveness(): number {
+  /** Devices connected here that have been silent for longer than the liveness limit. */
+  silent(): AgentConnection[] {
     const now = this.deps.clock.now();
     const limit = 2 * this.options.heartbeatIntervalMs + this.options.livenessMarginMs;
-    let dropped = 0;
-    for (const connection of this.all) {
-      if (now - connection.lastHeardAt > limit) {
-        this.deps.logger.info({ deviceId: connection.deviceId }, 'agent silent: offline');
-        connection.terminate();
-        dropped++;
-      }
+    return [...this.all].filter((c) => now - c.lastHeardAt > limit);
+  }
+
+  /** Drops sockets silent for longer than 2 × heartbeatIntervalMs + the margin. */
+  checkLiveness(): number {
+    const silent = this.silent();
+    for (const connection of silent) {
+      this.deps.logger.info({ deviceId: connection.deviceId }, 'agent silent: offline');
+      connection.terminate();
     }
-    return dropped;
+    return silent.length;
   }
 
   /** Closes every agent socket (1001, `shutdown`: they reconnect) and waits for the cleanup. */
