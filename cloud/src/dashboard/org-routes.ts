@@ -417,12 +417,12 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
   route(router, ops.removeMember, ...guard(ops.removeMember), async (req, res) => {
     const params = parseWith(memberParams, req.params);
     const self = params.userId === session(res).userId;
+    if (!self && !can(role(res), 'members:manage')) {
+      throw new PrintwireError('FORBIDDEN', `the ${role(res)} role may not remove members`);
+    }
     const current = await store.accounts.roleOf(params.orgId, params.userId);
     if (!current) throw new PrintwireError('NOT_FOUND', `no member ${params.userId}`);
     if (!self) {
-      if (!can(role(res), 'members:manage')) {
-        throw new PrintwireError('FORBIDDEN', `the ${role(res)} role may not remove members`);
-      }
       if (current === 'owner' && !can(role(res), 'owners:manage')) {
         throw new PrintwireError('FORBIDDEN', 'only owners remove owners');
       }
@@ -465,7 +465,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
       now,
     );
     await accounts.sendInvitationMail({
-      to: body.email,
+      to: invitation.email,
       token,
       locale: org.locale,
       inviter: inviter.name,
