@@ -1,0 +1,110 @@
+/**
+ * Several cloud instances: two apps sharing one PostgreSQL schema and one Redis bus. A job
+ * created on one reaches an agent connected to the other; a device connecting to a second
+ * instance closes its older socket on the first; a revocation anywhere closes the socket.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { AGENT_CLOSE_CODES } from '@printwire/shared/protocol/index';
+import { RedisBus } from '../cache/redis.js';
+import { ManualClock } from '../lib/clock.js';
+import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
+import { Store } from '../storage/store.js';
+import { POSTGRES_URL, postgresReachable } from '../storage/test-stores.js';
+import { startGatewayHarness, TestAgent, type GatewayHarness } from './test-support.js';
+
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+const [pgUp, redisUp] = await Promise.all([postgresReachable(), redisReachable()]);
+const skip = !pgUp
+  ? `PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')} (set DATABASE_URL)`
+  : !redisUp
+    ? `Redis not reachable at ${REDIS_URL} (set REDIS_URL)`
+    : false;
+
+describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
+  let one: GatewayHarness;
+  let two: GatewayHarness;
+  const stores: Store[] = [];
+  const schema = `pw_test_${randomBytes(6).toString('hex')}`;
+
+  before(async () => {
+    await ensurePostgresSchema(POSTGRES_URL, schema);
+    const prefix = `pwtest:${randomBytes(4).toString('hex')}:`;
+    const clock = new ManualClock();
+    for (let i = 0; i < 2; i++) {
+      stores.push(await Store.open({ url: POSTGRES_URL, schema, poolSize: 3, migrate: i === 0 }));
+    }
+    one = await startGatewayHarness({
+      store: stores[0]!,
+      bus: RedisBus.connect(REDIS_URL, { prefix }),
+      clock,
+    });
+    two = await startGatewayHarness({
+      store: stores[1]!,
+      bus: RedisBus.connect(REDIS_URL, { prefix }),
+      clock,
+    });
+  });
+
+  after(async () => {
+    await one?.close();
+    await two?.close();
+    for (const s of stores) await s.close();
+    await dropPostgresSchema(POSTGRES_URL, schema);
+  });
+
+  test('a job created on one instance is sent to the agent connected to the other, and its result is seen on both', async () => {
+    const org = await one.org();
+    const { deviceToken } = await one.activate(org);
+    const { agent } = await TestAgent.online(two.wsUrl, deviceToken);
+    const created = await one.post('/v1/jobs', { type: 'text', data: 'across' }, org.liveKey);
+    assert.equal(created.status, 201);
+    const id = (created.body as { id: string }).id;
+    const { job } = await agent.next('job.dispatch');
+    assert.equal(job.id, id);
+    agent.send({
+      type: 'job.result',
+      id: 'r-across',
+      jobId: id,
+      attempt: 1,
+      outcome: 'printed',
+      at: new Date().toISOString(),
+    });
+    await agent.next('ack');
+    assert.equal((await stores[0]!.jobs.get(org.orgId, 'live', id))?.state, 'printed');
+    await agent.close();
+  });
+
+  test('a device that connects to the other instance closes its older socket (4409), and a revocation on either closes the new one (4401)', async () => {
+    const org = await one.org();
+    const { deviceId, deviceToken } = await one.activate(org);
+    const first = await TestAgent.online(one.wsUrl, deviceToken);
+    const second = await TestAgent.online(two.wsUrl, deviceToken);
+    assert.equal(await first.agent.closed, AGENT_CLOSE_CODES.REPLACED);
+    assert.equal(second.agent.closeCode, undefined);
+    assert.equal((await stores[0]!.devices.get(org.orgId, deviceId))?.status, 'online');
+    await one.cloud.devices.revoke(org.orgId, deviceId);
+    assert.equal(await second.agent.closed, AGENT_CLOSE_CODES.UNAUTHORIZED);
+  });
+});
