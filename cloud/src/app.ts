@@ -28,6 +28,9 @@ import { gatewayOperations, gatewayRoutes } from './gateway/activate-route.js';
 import { DeviceService } from './services/devices.js';
 import { JobDispatcher, type DispatcherOptions } from './services/dispatcher.js';
 import type { Store } from './storage/store.js';
+import { webhookOperations, webhookRoutes } from './webhooks/routes.js';
+import { WebhookService } from './webhooks/service.js';
+import type { WebhookOptions } from './webhooks/options.js';
 
 /** Sends mail (the accounts issue uses it); unset: the accounts issue writes .eml files. */
 export interface Mailer {
@@ -44,6 +47,8 @@ export interface AppDeps {
   config: CloudConfig;
   /** The agent gateway's limits (heartbeat interval, liveness, dispatch pacing). */
   gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
+  /** Webhook limits; `allowPrivate` defaults to `!config.production`. */
+  webhooks?: Partial<WebhookOptions>;
 }
 
 export interface CloudApp {
@@ -53,6 +58,8 @@ export interface CloudApp {
   /** The agents' WebSocket server; `serve` attaches it to the HTTP server. */
   gateway: AgentGateway;
   devices: DeviceService;
+  /** Webhook endpoints and the delivery worker; `serve` calls `webhooks.start()`. */
+  webhooks: WebhookService;
   /** Every endpoint, as /openapi.json lists it. */
   operations: Operation[];
 }
@@ -65,6 +72,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(inventoryOperations),
   ...Object.values(gatewayOperations),
   ...Object.values(accountOperations),
+  ...Object.values(webhookOperations),
   ...DASHBOARD_OPERATIONS,
   {
     method: 'get',
@@ -96,6 +104,14 @@ export function createApp(deps: AppDeps): CloudApp {
     clock,
     logger,
     options: gatewayOptions,
+  });
+  const webhooks = new WebhookService({
+    store,
+    bus,
+    clock,
+    logger,
+    mailer: deps.mailer,
+    options: { allowPrivate: !config.production, ...deps.webhooks },
   });
   const app = express();
   app.disable('x-powered-by');
@@ -134,8 +150,9 @@ export function createApp(deps: AppDeps): CloudApp {
   app.use(jobRoutes(jobs, guards, config.limits.defaultPageSize));
   app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
   app.use(gatewayRoutes(devices, guards));
+  app.use(webhookRoutes(webhooks, guards, config.limits.defaultPageSize));
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  return { app, jobs, sweeper, gateway, devices, operations: OPERATIONS };
+  return { app, jobs, sweeper, gateway, devices, webhooks, operations: OPERATIONS };
 }

@@ -65,6 +65,7 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
   server.keepAliveTimeout = 5_000;
   await cloud.gateway.attach(server);
   cloud.sweeper.start(config.limits.sweepIntervalMs);
+  await cloud.webhooks.start();
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   log.info(
@@ -88,6 +89,7 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
         server.closeIdleConnections();
       });
       await cloud.sweeper.stop();
+      await cloud.webhooks.stop();
       await Promise.allSettled([store.close(), cache.close(), bus.close()]);
       log.info('stopped');
     })();

@@ -6,6 +6,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { dashboardMigration } from './migrations/0002-dashboard.js';
 import { gatewayMigration } from './migrations/0003-gateway.js';
+import { webhooksMigration } from './migrations/0004-webhooks.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -300,6 +301,7 @@ class InCodeMigrations implements MigrationProvider {
       '0001_initial': initial(this.dialect),
       '0002_dashboard': dashboardMigration(),
       '0003_gateway': gatewayMigration(),
+      '0004_webhooks': webhooksMigration(),
     };
   }
 }

@@ -245,6 +245,42 @@ export interface InvitationsTable {
   createdAt: number;
 }
 
+/** A webhook endpoint (migration 0004). `secret` is stored as is: it must sign. */
+export interface WebhookEndpointsTable {
+  id: string;
+  organizationId: string;
+  mode: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  description: string | null;
+  secret: string;
+  enabled: number;
+  disabledReason: string | null;
+  /** First failed attempt since the last success; null while healthy. */
+  failingSince: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One event for one endpoint; the rows are the delivery queue (migration 0004). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpointId: string;
+  organizationId: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  state: string;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  createdAt: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -260,6 +296,8 @@ export interface Database {
   templates: TemplatesTable;
   activationCodes: ActivationCodesTable;
   usageCounters: UsageCountersTable;
+  webhookEndpoints: WebhookEndpointsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
   userProfiles: UserProfilesTable;
   userTokens: UserTokensTable;
   sessions: SessionsTable;

@@ -14,6 +14,7 @@ import { migrateToLatest, type Dialect } from './migrations.js';
 import { OrganizationsRepository } from './organizations.js';
 import type { Database } from './schema.js';
 import { TemplatesRepository, type TemplateLimits } from './templates.js';
+import { WebhooksRepository } from './webhooks.js';
 
 export interface StoreOptions extends OpenOptions {
   /** Run migrations on open. Default true. */
@@ -30,6 +31,7 @@ export class Store {
   readonly templates: TemplatesRepository;
   readonly accounts: AccountsRepository;
   readonly devices: DevicesRepository;
+  readonly webhooks: WebhooksRepository;
   private readonly committer: GroupCommitter | undefined;
   private readonly schema: string | undefined;
 
@@ -53,6 +55,7 @@ export class Store {
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
     this.accounts = new AccountsRepository(db.reader, write);
     this.devices = new DevicesRepository(db.reader, write);
+    this.webhooks = new WebhooksRepository(db.reader, write);
   }
 
   static async open(options: StoreOptions): Promise<Store> {

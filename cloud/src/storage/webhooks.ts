@@ -1,0 +1,336 @@
+/**
+ * Webhook endpoints and deliveries. Every read and write names the organization, except the
+ * worker's (`due`, `claim`, `finishAttempt`), which spans organizations like the sweeper.
+ */
+import type { Kysely } from 'kysely';
+import type { WriteFn } from './organizations.js';
+import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema.js';
+import type { Mode } from './types.js';
+
+export interface WebhookEndpoint {
+  id: string;
+  organizationId: string;
+  mode: Mode;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type WebhookDelivery = WebhookDeliveriesTable & {
+  state: 'pending' | 'succeeded' | 'failed';
+};
+
+function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
+  return {
+    ...row,
+    mode: row.mode as Mode,
+    events: JSON.parse(row.events) as string[],
+    enabled: row.enabled === 1,
+  };
+}
+
+export class WebhooksRepository {
+  constructor(
+    private readonly read: Kysely<Database>,
+    private readonly write: WriteFn,
+  ) {}
+
+  async createEndpoint(
+    endpoint: Omit<WebhookEndpoint, 'enabled' | 'disabledReason' | 'failingSince'>,
+    maxPerOrganization: number,
+  ): Promise<WebhookEndpoint | 'limit'> {
+    return this.write(async (trx) => {
+      const { count } = await trx
+        .selectFrom('webhookEndpoints')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('organizationId', '=', endpoint.organizationId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= maxPerOrganization) return 'limit' as const;
+      const row: WebhookEndpointsTable = {
+        ...endpoint,
+        events: JSON.stringify(endpoint.events),
+        enabled: 1,
+        disabledReason: null,
+        failingSince: null,
+      };
+      await trx.insertInto('webhookEndpoints').values(row).execute();
+      return toEndpoint(row);
+    });
+  }
+
+  async getEndpoint(organizationId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.read
+      .selectFrom('webhookEndpoints')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toEndpoint(row) : undefined;
+  }
+
+  /** Newest first, keyset-paged on (createdAt, id). */
+  async listEndpoints(
+    organizationId: string,
+    mode: Mode | undefined,
+    page: { after?: { createdAt: number; id: string }; limit: number },
+  ): Promise<WebhookEndpoint[]> {
+    let q = this.read
+      .selectFrom('webhookEndpoints')
+      .selectAll()
+      .where('organizationId', '=', organizationId);
+    if (mode) q = q.where('mode', '=', mode);
+    const after = page.after;
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('createdAt', '<', after.createdAt),
+          eb.and([eb('createdAt', '=', after.createdAt), eb('id', '<', after.id)]),
+        ]),
+      );
+    }
+    const rows = await q
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .execute();
+    return rows.map(toEndpoint);
+  }
+
+  /** The enabled endpoints of an organization that may receive `mode`'s events. */
+  async enabledEndpoints(
+    organizationId: string,
+    mode: Mode | undefined,
+  ): Promise<WebhookEndpoint[]> {
+    let q = this.read
+      .selectFrom('webhookEndpoints')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('enabled', '=', 1);
+    if (mode) q = q.where('mode', '=', mode);
+    return (await q.execute()).map(toEndpoint);
+  }
+
+  async updateEndpoint(
+    organizationId: string,
+    id: string,
+    patch: Partial<
+      Pick<
+        WebhookEndpoint,
+        'url' | 'events' | 'description' | 'secret' | 'enabled' | 'disabledReason' | 'failingSince'
+      >
+    >,
+    now: number,
+  ): Promise<WebhookEndpoint | undefined> {
+    const set: Partial<WebhookEndpointsTable> = { updatedAt: now };
+    if (patch.url !== undefined) set.url = patch.url;
+    if (patch.events !== undefined) set.events = JSON.stringify(patch.events);
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.secret !== undefined) set.secret = patch.secret;
+    if (patch.enabled !== undefined) set.enabled = patch.enabled ? 1 : 0;
+    if (patch.disabledReason !== undefined) set.disabledReason = patch.disabledReason;
+    if (patch.failingSince !== undefined) set.failingSince = patch.failingSince;
+    await this.write((trx) =>
+      trx
+        .updateTable('webhookEndpoints')
+        .set(set)
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', id)
+        .execute(),
+    );
+    return this.getEndpoint(organizationId, id);
+  }
+
+  async deleteEndpoint(organizationId: string, id: string): Promise<boolean> {
+    return this.write(async (trx) => {
+      await trx
+        .deleteFrom('webhookDeliveries')
+        .where('endpointId', '=', id)
+        .where('organizationId', '=', organizationId)
+        .execute();
+      const result = await trx
+        .deleteFrom('webhookEndpoints')
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  /** Stores deliveries (one per endpoint) before any attempt. */
+  async insertDeliveries(rows: WebhookDeliveriesTable[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.write((trx) => trx.insertInto('webhookDeliveries').values(rows).execute());
+  }
+
+  async getDelivery(organizationId: string, id: string): Promise<WebhookDelivery | undefined> {
+    const row = await this.read
+      .selectFrom('webhookDeliveries')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row as WebhookDelivery | undefined;
+  }
+
+  async listDeliveries(
+    organizationId: string,
+    endpointId: string,
+    page: { after?: { createdAt: number; id: string }; limit: number },
+  ): Promise<WebhookDelivery[]> {
+    let q = this.read
+      .selectFrom('webhookDeliveries')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('endpointId', '=', endpointId);
+    const after = page.after;
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('createdAt', '<', after.createdAt),
+          eb.and([eb('createdAt', '=', after.createdAt), eb('id', '<', after.id)]),
+        ]),
+      );
+    }
+    const rows = await q
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .execute();
+    return rows as WebhookDelivery[];
+  }
+
+  /** Pending deliveries due at `now`, of enabled endpoints, oldest first. */
+  async due(
+    now: number,
+    limit: number,
+  ): Promise<Array<WebhookDelivery & { url: string; secret: string; endpointMode: string }>> {
+    const rows = await this.read
+      .selectFrom('webhookDeliveries as d')
+      .innerJoin('webhookEndpoints as e', 'e.id', 'd.endpointId')
+      .selectAll('d')
+      .select(['e.url as url', 'e.secret as secret', 'e.mode as endpointMode'])
+      .where('d.state', '=', 'pending')
+      .where('d.nextAttemptAt', '<=', now)
+      .where('e.enabled', '=', 1)
+      .orderBy('d.nextAttemptAt')
+      .orderBy('d.id')
+      .limit(limit)
+      .execute();
+    return rows as Array<WebhookDelivery & { url: string; secret: string; endpointMode: string }>;
+  }
+
+  /**
+   * Takes a due delivery for one attempt: moves `nextAttemptAt` to `leaseUntil` if nobody else
+   * did (so another instance, or this one after a crash, tries it again only after the lease).
+   */
+  async claim(id: string, seenNextAttemptAt: number, leaseUntil: number): Promise<boolean> {
+    const result = await this.write((trx) =>
+      trx
+        .updateTable('webhookDeliveries')
+        .set({ nextAttemptAt: leaseUntil })
+        .where('id', '=', id)
+        .where('state', '=', 'pending')
+        .where('nextAttemptAt', '=', seenNextAttemptAt)
+        .executeTakeFirst(),
+    );
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Records an attempt's outcome and the endpoint's health in one transaction. */
+  async finishAttempt(
+    delivery: { id: string; endpointId: string; attempts: number },
+    outcome: {
+      at: number;
+      ok: boolean;
+      responseStatus: number | null;
+      durationMs: number;
+      error: string | null;
+      /** Next attempt time; null: no more attempts. */
+      nextAttemptAt: number | null;
+      /** The endpoint has failed for too long: disable it with this reason. */
+      disable?: string;
+    },
+  ): Promise<void> {
+    await this.write(async (trx) => {
+      await trx
+        .updateTable('webhookDeliveries')
+        .set({
+          state: outcome.ok ? 'succeeded' : outcome.nextAttemptAt === null ? 'failed' : 'pending',
+          attempts: delivery.attempts + 1,
+          nextAttemptAt: outcome.ok ? null : outcome.nextAttemptAt,
+          lastAttemptAt: outcome.at,
+          responseStatus: outcome.responseStatus,
+          durationMs: outcome.durationMs,
+          error: outcome.error,
+        })
+        .where('id', '=', delivery.id)
+        .execute();
+      if (outcome.ok) {
+        await trx
+          .updateTable('webhookEndpoints')
+          .set({ failingSince: null })
+          .where('id', '=', delivery.endpointId)
+          .where('failingSince', 'is not', null)
+          .execute();
+      } else {
+        await trx
+          .updateTable('webhookEndpoints')
+          .set({ failingSince: outcome.at })
+          .where('id', '=', delivery.endpointId)
+          .where('failingSince', 'is', null)
+          .execute();
+        if (outcome.disable) {
+          await trx
+            .updateTable('webhookEndpoints')
+            .set({ enabled: 0, disabledReason: outcome.disable, updatedAt: outcome.at })
+            .where('id', '=', delivery.endpointId)
+            .execute();
+        }
+      }
+    });
+  }
+
+  async endpointHealth(
+    endpointId: string,
+  ): Promise<
+    { organizationId: string; failingSince: number | null; enabled: boolean } | undefined
+  > {
+    const row = await this.read
+      .selectFrom('webhookEndpoints')
+      .select(['organizationId', 'failingSince', 'enabled'])
+      .where('id', '=', endpointId)
+      .executeTakeFirst();
+    return row ? { ...row, enabled: row.enabled === 1 } : undefined;
+  }
+
+  /** Puts a delivery back in the queue now, with the same event id and body. */
+  async requeue(organizationId: string, id: string, now: number): Promise<boolean> {
+    const result = await this.write((trx) =>
+      trx
+        .updateTable('webhookDeliveries')
+        .set({ state: 'pending', nextAttemptAt: now, attempts: 0 })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    );
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The e-mail addresses of the organization's owners (who are told of a disabled endpoint). */
+  async ownerEmails(organizationId: string): Promise<string[]> {
+    const rows = await this.read
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.userId')
+      .select('u.email')
+      .where('m.organizationId', '=', organizationId)
+      .where('m.role', '=', 'owner')
+      .execute();
+    return rows.map((r) => r.email);
+  }
+}

@@ -1,0 +1,358 @@
+/**
+ * Webhook endpoints (create, list, update, delete, rotate, enable) and the event intake: every
+ * bus event that is a webhook event becomes one stored delivery per matching enabled endpoint,
+ * before any attempt; the worker then sends it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import type { BusEvent, EventBus } from '../cache/types.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { PLAN_RULES } from '../services/plans.js';
+import { decodeCursor, toPage } from '../storage/cursor.js';
+import type { WebhookDeliveriesTable } from '../storage/schema.js';
+import type { Store } from '../storage/store.js';
+import type { Mode, Organization, Plan } from '../storage/types.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../storage/webhooks.js';
+import { envelope, toWebhookEvent, type MappedEvent } from './events.js';
+import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
+import { WebhookSender } from './sender.js';
+import { urlProblem } from './url-guard.js';
+import { DeliveryWorker, type WebhookMailer } from './worker.js';
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  type: string;
+  state: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function presentWebhook(e: WebhookEndpoint): WebhookView {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    enabled: e.enabled,
+    disabledReason: e.disabledReason,
+    createdAt: iso(e.createdAt)!,
+    updatedAt: iso(e.updatedAt)!,
+  };
+}
+
+export function presentDelivery(d: WebhookDelivery): DeliveryView {
+  return {
+    id: d.id,
+    eventId: d.eventId,
+    type: d.eventType,
+    state: d.state,
+    attempts: d.attempts,
+    responseStatus: d.responseStatus,
+    durationMs: d.durationMs,
+    error: d.error,
+    lastAttemptAt: iso(d.lastAttemptAt),
+    nextAttemptAt: d.state === 'pending' ? iso(d.nextAttemptAt) : null,
+    createdAt: iso(d.createdAt)!,
+  };
+}
+
+/** A new signing secret: `whsec_` and 32 random bytes in base64url. */
+export function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+export interface WebhookInput {
+  url: string;
+  events: string[];
+  description?: string | null | undefined;
+}
+
+export class WebhookService {
+  readonly options: WebhookOptions;
+  readonly worker: DeliveryWorker;
+  private readonly sender: WebhookSender;
+  private intake: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly deps: {
+      store: Store;
+      bus: EventBus;
+      clock: Clock;
+      logger: Logger;
+      mailer?: WebhookMailer | undefined;
+      options?: Partial<WebhookOptions> | undefined;
+    },
+  ) {
+    this.options = { ...DEFAULT_WEBHOOK_OPTIONS, ...deps.options };
+    this.sender = new WebhookSender({
+      allowPrivate: this.options.allowPrivate,
+      timeoutMs: this.options.timeoutMs,
+      maxSocketsPerHost: this.options.maxConcurrentPerEndpoint,
+    });
+    this.worker = new DeliveryWorker({
+      store: deps.store,
+      clock: deps.clock,
+      logger: deps.logger,
+      sender: this.sender,
+      options: this.options,
+      ...(deps.mailer ? { mailer: deps.mailer } : {}),
+    });
+  }
+
+  /** Subscribes to the bus and starts the worker. */
+  async start(): Promise<void> {
+    this.unsubscribe ??= await this.deps.bus.subscribe((event) => this.accept(event));
+    this.worker.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await this.intake;
+    await this.worker.stop();
+    this.sender.close();
+  }
+
+  /** Resolves once every event accepted so far is stored as deliveries. */
+  settled(): Promise<void> {
+    return this.intake;
+  }
+
+  /** Queues a bus event for intake, in order. */
+  accept(event: BusEvent): void {
+    const mapped = toWebhookEvent(event);
+    if (!mapped) return;
+    this.intake = this.intake
+      .then(async () => {
+        await this.record(mapped);
+      })
+      .catch((err: unknown) => {
+        this.deps.logger.error({ err, type: mapped.type }, 'webhook: storing deliveries failed');
+      });
+  }
+
+  /** Stores one delivery per enabled endpoint subscribed to the event; returns how many. */
+  async record(event: MappedEvent): Promise<number> {
+    const { store, clock } = this.deps;
+    const endpoints = (
+      await store.webhooks.enabledEndpoints(event.organizationId, event.mode)
+    ).filter((e) => e.events.includes(event.type));
+    if (endpoints.length === 0) return 0;
+    const now = clock.now();
+    const eventId = newId('evt', now);
+    const body = envelope(eventId, event.type, now, event.organizationId, event.data);
+    const rows = endpoints.map((e) => this.deliveryRow(e, eventId, event.type, body, now));
+    await store.webhooks.insertDeliveries(rows);
+    this.worker.nudge();
+    return rows.length;
+  }
+
+  private deliveryRow(
+    endpoint: WebhookEndpoint,
+    eventId: string,
+    type: string,
+    body: string,
+    now: number,
+  ): WebhookDeliveriesTable {
+    return {
+      id: newId('whd', now),
+      endpointId: endpoint.id,
+      organizationId: endpoint.organizationId,
+      eventId,
+      eventType: type,
+      body,
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      lastAttemptAt: null,
+      responseStatus: null,
+      durationMs: null,
+      error: null,
+      createdAt: now,
+    };
+  }
+
+  /** 403 PLAN_REQUIRED below Business. */
+  requirePlan(organization: Organization): void {
+    if (!PLAN_RULES[organization.plan as Plan]?.webhooks) {
+      throw new PrintwireError(
+        'PLAN_REQUIRED',
+        `webhooks need the Business plan or above (this organization is on ${organization.plan})`,
+      );
+    }
+  }
+
+  private checkUrl(url: string): void {
+    const problem = urlProblem(url, this.options);
+    if (problem) {
+      throw new PrintwireError('VALIDATION_FAILED', `url: ${problem}`, {
+        details: [{ path: 'url', message: `url: ${problem}` }],
+      });
+    }
+  }
+
+  async create(
+    organization: Organization,
+    mode: Mode,
+    input: WebhookInput,
+  ): Promise<{ webhook: WebhookView; secret: string }> {
+    this.requirePlan(organization);
+    this.checkUrl(input.url);
+    const now = this.deps.clock.now();
+    const secret = newSecret();
+    const created = await this.deps.store.webhooks.createEndpoint(
+      {
+        id: newId('whk', now),
+        organizationId: organization.id,
+        mode,
+        url: input.url,
+        events: [...new Set(input.events)],
+        description: input.description ?? null,
+        secret,
+        createdAt: now,
+        updatedAt: now,
+      },
+      this.options.maxEndpointsPerOrganization,
+    );
+    if (created === 'limit') {
+      throw new PrintwireError(
+        'VALIDATION_FAILED',
+        `an organization has at most ${this.options.maxEndpointsPerOrganization} webhook endpoints`,
+      );
+    }
+    return { webhook: presentWebhook(created), secret };
+  }
+
+  async list(
+    organization: Organization,
+    mode: Mode | undefined,
+    page: { cursor?: string | undefined; limit: number },
+  ): Promise<{ data: WebhookView[]; nextCursor: string | null }> {
+    this.requirePlan(organization);
+    const rows = await this.deps.store.webhooks.listEndpoints(organization.id, mode, {
+      ...(page.cursor ? { after: decodeCursor(page.cursor) } : {}),
+      limit: page.limit + 1,
+    });
+    return toPage(rows, page.limit, presentWebhook);
+  }
+
+  /** The endpoint, in `mode` when given (a key sees only its own mode's endpoints). */
+  async get(organizationId: string, id: string, mode?: Mode): Promise<WebhookEndpoint> {
+    const endpoint = await this.deps.store.webhooks.getEndpoint(organizationId, id);
+    if (!endpoint || (mode && endpoint.mode !== mode)) {
+      throw new PrintwireError('NOT_FOUND', `no webhook endpoint ${id}`);
+    }
+    return endpoint;
+  }
+
+  async delete(organization: Organization, id: string, mode?: Mode): Promise<WebhookView> {
+    this.requirePlan(organization);
+    const endpoint = await this.get(organization.id, id, mode);
+    await this.deps.store.webhooks.deleteEndpoint(organization.id, id);
+    return presentWebhook(endpoint);
+  }
+
+  /** Dashboard update; `enabled: true` re-enables a disabled endpoint (clearing its reason). */
+  async update(
+    organization: Organization,
+    id: string,
+    patch: Partial<WebhookInput> & { enabled?: boolean | undefined },
+  ): Promise<WebhookView> {
+    this.requirePlan(organization);
+    await this.get(organization.id, id);
+    if (patch.url !== undefined) this.checkUrl(patch.url);
+    const updated = await this.deps.store.webhooks.updateEndpoint(
+      organization.id,
+      id,
+      {
+        ...(patch.url !== undefined ? { url: patch.url } : {}),
+        ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        ...(patch.enabled !== undefined
+          ? patch.enabled
+            ? { enabled: true, disabledReason: null, failingSince: null }
+            : { enabled: false, disabledReason: 'disabled by a member' }
+          : {}),
+      },
+      this.deps.clock.now(),
+    );
+    if (patch.enabled) this.worker.nudge();
+    return presentWebhook(updated!);
+  }
+
+  /** A new secret; every attempt from now on is signed with it. */
+  async rotateSecret(organization: Organization, id: string): Promise<{ secret: string }> {
+    this.requirePlan(organization);
+    await this.get(organization.id, id);
+    const secret = newSecret();
+    await this.deps.store.webhooks.updateEndpoint(
+      organization.id,
+      id,
+      { secret },
+      this.deps.clock.now(),
+    );
+    return { secret };
+  }
+
+  async deliveries(
+    organization: Organization,
+    id: string,
+    page: { cursor?: string | undefined; limit: number },
+  ): Promise<{ data: DeliveryView[]; nextCursor: string | null }> {
+    await this.get(organization.id, id);
+    const rows = await this.deps.store.webhooks.listDeliveries(organization.id, id, {
+      ...(page.cursor ? { after: decodeCursor(page.cursor) } : {}),
+      limit: page.limit + 1,
+    });
+    return toPage(rows, page.limit, presentDelivery);
+  }
+
+  /** Sends the delivery again: same event id, same body, a fresh retry schedule. */
+  async resend(organization: Organization, id: string, deliveryId: string): Promise<DeliveryView> {
+    this.requirePlan(organization);
+    const delivery = await this.deps.store.webhooks.getDelivery(organization.id, deliveryId);
+    if (!delivery || delivery.endpointId !== id) {
+      throw new PrintwireError('NOT_FOUND', `no delivery ${deliveryId} of webhook endpoint ${id}`);
+    }
+    await this.deps.store.webhooks.requeue(organization.id, deliveryId, this.deps.clock.now());
+    this.worker.nudge();
+    return presentDelivery(
+      (await this.deps.store.webhooks.getDelivery(organization.id, deliveryId))!,
+    );
+  }
+
+  /** Queues a `webhook.test` event to this endpoint only. */
+  async sendTest(organization: Organization, id: string): Promise<DeliveryView> {
+    this.requirePlan(organization);
+    const endpoint = await this.get(organization.id, id);
+    const now = this.deps.clock.now();
+    const eventId = newId('evt', now);
+    const body = envelope(eventId, 'webhook.test', now, organization.id, {});
+    const row = this.deliveryRow(endpoint, eventId, 'webhook.test', body, now);
+    await this.deps.store.webhooks.insertDeliveries([row]);
+    this.worker.nudge();
+    return presentDelivery(row as WebhookDelivery);
+  }
+}
