@@ -144,6 +144,20 @@ export async function startDashboard(
     return found;
   };
 
+  const login = async (p: Person): Promise<Person> => {
+    const res = await call('POST', '/auth/login', {
+      body: { email: p.email, password: p.password },
+    });
+    if (res.status !== 200) throw new Error(`login ${res.status}`);
+    return {
+      userId: res.body.user.id,
+      email: p.email,
+      password: p.password,
+      access: res.body.accessToken,
+      cookie: refreshCookie(res.headers),
+    };
+  };
+
   return {
     url,
     store,
@@ -160,21 +174,9 @@ export async function startDashboard(
       const { token } = await lastMailTo(email);
       const verified = await call('POST', '/auth/verify-email', { body: { token } });
       if (verified.status !== 200) throw new Error(`verify ${verified.status}`);
-      return this.login({ userId: '', email, password, access: '', cookie: '' });
+      return login({ userId: '', email, password, access: '', cookie: '' });
     },
-    async login(p) {
-      const login = await call('POST', '/auth/login', {
-        body: { email: p.email, password: p.password },
-      });
-      if (login.status !== 200) throw new Error(`login ${login.status}`);
-      return {
-        userId: login.body.user.id,
-        email: p.email,
-        password: p.password,
-        access: login.body.accessToken,
-        cookie: refreshCookie(login.headers),
-      };
-    },
+    login,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
