@@ -140,6 +140,7 @@ export function createApp(deps: AppDeps): CloudApp {
   const dashboard = dashboardRoutes({
     store,
     clock,
+    devices,
     // SMTP_URL: SMTP; unset: .eml files in DATA_DIR/mail (../shared/CONTRACT.md).
     mailer:
       deps.mailer ??

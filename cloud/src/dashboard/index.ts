@@ -10,11 +10,13 @@ import type { Operation } from '../http/operation.js';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 import { authOperations, authRoutes } from './auth-routes.js';
+import { deviceOperations, deviceRoutes, type DeviceRevoker } from './device-routes.js';
 import { orgOperations, orgRoutes } from './org-routes.js';
 
 export const DASHBOARD_OPERATIONS: Operation[] = [
   ...Object.values(authOperations),
   ...Object.values(orgOperations),
+  ...Object.values(deviceOperations),
 ];
 
 export interface DashboardDeps {
@@ -23,6 +25,8 @@ export interface DashboardDeps {
   mailer: Mailer;
   /** PUBLIC_URL: the start of mail links; https makes the refresh cookie Secure. */
   publicUrl: string;
+  /** The gateway side of deactivation (DeviceService): revokes the token, closes the socket. */
+  devices?: DeviceRevoker;
   lifetimes?: Partial<AccountLifetimes>;
   accountThrottle?: ThrottleOptions;
   addressThrottle?: ThrottleOptions;
@@ -39,6 +43,7 @@ export function dashboardRoutes(deps: DashboardDeps): {
     routers: [
       authRoutes(accounts, { secureCookies }),
       orgRoutes({ store: deps.store, clock: deps.clock, accounts }),
+      deviceRoutes({ store: deps.store, accounts, revoker: deps.devices }),
     ],
   };
 }

@@ -6,9 +6,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { WriteFn } from './organizations.js';
-import { toApiKey, toOrganization, toUser } from './rows.js';
+import { toApiKey, toDevice, toOrganization, toUser } from './rows.js';
 import type { Database, InvitationsTable } from './schema.js';
-import type { ApiKey, Organization, User } from './types.js';
+import type { ApiKey, Device, Organization, User } from './types.js';
 
 export type Role = 'owner' | 'admin' | 'developer' | 'viewer';
 export type UserTokenKind = 'verify-email' | 'reset-password' | '2fa-setup' | 'login-challenge';
@@ -668,5 +668,59 @@ export class AccountsRepository {
       .orderBy('id')
       .execute();
     return rows.map(toApiKey);
+  }
+
+  // Devices as the dashboard edits them (the gateway owns activation, presence and tokens)
+
+  /** The organization's activated agents (not the sandbox), oldest first. */
+  async listDevices(organizationId: string): Promise<Device[]> {
+    const rows = await this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('sandbox', '=', 0)
+      .where('activated', '=', 1)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
+    return rows.map(toDevice);
+  }
+
+  /** Renames or regroups an activated agent; undefined when there is none with that id. */
+  async updateDevice(
+    organizationId: string,
+    deviceId: string,
+    patch: { name?: string; groupId?: string | null },
+  ): Promise<Device | undefined> {
+    return this.write(async (trx) => {
+      const values: { name?: string; groupId?: string | null } = {};
+      if (patch.name !== undefined) values.name = patch.name;
+      if (patch.groupId !== undefined) values.groupId = patch.groupId;
+      let q = trx
+        .updateTable('devices')
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .where('sandbox', '=', 0)
+        .where('activated', '=', 1);
+      // An empty patch still answers the device.
+      q = Object.keys(values).length > 0 ? q.set(values) : q.set({ id: deviceId });
+      const row = await q.returningAll().executeTakeFirst();
+      return row ? toDevice(row) : undefined;
+    });
+  }
+
+  /** Marks an agent deactivated and offline and forgets its token. False when there is none. */
+  async deactivateDevice(organizationId: string, deviceId: string): Promise<boolean> {
+    return this.write(async (trx) => {
+      const r = await trx
+        .updateTable('devices')
+        .set({ activated: 0, status: 'offline', tokenHash: null })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .where('sandbox', '=', 0)
+        .where('activated', '=', 1)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    });
   }
 }
