@@ -15,7 +15,7 @@ import {
   type AgentConfigFile,
   type ConfiguredPrinter,
 } from './config/config-store.js';
-import { systemClock, type Clock } from './core/clock.js';
+import { systemClock, type Clock, type TimerHandle } from './core/clock.js';
 import type { RenderFunction, RunnerOptions } from './core/printer-worker.js';
 import { JobRunner } from './core/runner.js';
 import { activate } from './cloud-link/activation.js';
@@ -23,8 +23,18 @@ import { CloudLink, type CloudLinkOptions } from './cloud-link/cloud-link.js';
 import { createLogger, type AgentLogger } from './logs/logger.js';
 import { JobQueue } from './queue/job-queue.js';
 import type { RenderTarget } from './render/render-job.js';
+import {
+  discoverPrinters,
+  type DiscoveredPrinter,
+  type DiscoverySources,
+} from './discovery/discover.js';
+import { autoPrinters, printerKind } from './discovery/printer-kind.js';
+import { AgentRenderer } from './render/agent-render.js';
 import { TransportRegistry } from './transports/registry.js';
+import { createSerialTransport } from './transports/serial/serial-transport.js';
+import { createSystemTransport } from './transports/system/system-transport.js';
 import { createTcpTransport } from './transports/tcp/tcp-transport.js';
+import { createUsbTransport } from './transports/usb/create-usb-transport.js';
 
 /** The agent's version, from its package.json. */
 export const AGENT_VERSION: string = (
@@ -34,6 +44,9 @@ export const AGENT_VERSION: string = (
 ).version;
 
 export const QUEUE_FILE = 'queue.db';
+
+/** How often downloads older than the cache's lifetime (24 h) are removed, in ms. */
+export const CACHE_PRUNE_INTERVAL_MS = 60 * 60_000;
 
 export interface AgentOptions {
   dataDir: string;
@@ -48,11 +61,22 @@ export interface AgentOptions {
   clock?: Clock;
   random?: () => number;
   logger?: AgentLogger;
-  /** Transports by URI scheme; default: tcp. */
+  /** Transports by URI scheme; default `defaultRegistry()` (tcp, serial, usb, system). */
   registry?: TransportRegistry;
   runner?: RunnerOptions;
-  /** Job → printer bytes; default `renderJob` (see `RenderFunction`). */
+  /** Job → printer bytes; default `renderer.render` (see `RenderFunction`). */
   render?: RenderFunction;
+  /**
+   * Downloads, the browser for HTML jobs and the receipt engine; default an `AgentRenderer`
+   * on the data dir (production when NODE_ENV=production). Closed by `stop`.
+   */
+  renderer?: AgentRenderer;
+  /**
+   * Where printers are looked for at `open` (the CLI passes `defaultDiscoverySources()`); none
+   * by default. Discovered printers give configured ones their kind and capabilities, and an
+   * agent with no configured printers uses the USB printers and system queues found.
+   */
+  discovery?: DiscoverySources;
   /** What a committed job survives; default `power-loss` (see `JobQueueOptions`). */
   durability?: 'power-loss' | 'process';
   link?: Pick<CloudLinkOptions, 'reconnect' | 'handshakeTimeoutMs'>;
@@ -60,18 +84,11 @@ export interface AgentOptions {
 
 /** The transports this agent version has. */
 export function defaultRegistry(): TransportRegistry {
-  return new TransportRegistry().register('tcp', createTcpTransport);
-}
-
-function capabilities(printer: ConfiguredPrinter): string[] {
-  switch (printer.spec.language) {
-    case 'escpos':
-      return ['receipt', 'text', 'escpos', 'raw', 'cut', 'drawer', 'status'];
-    case 'zpl':
-      return ['zpl', 'raw'];
-    case 'epl':
-      return ['epl', 'raw'];
-  }
+  return new TransportRegistry()
+    .register('tcp', createTcpTransport)
+    .register('serial', createSerialTransport)
+    .register('usb', createUsbTransport)
+    .register('system', createSystemTransport);
 }
 
 /**
@@ -85,30 +102,45 @@ export class Agent {
   readonly logger: AgentLogger;
   readonly printers: ConfiguredPrinter[];
   readonly link: CloudLink | null;
+  /** Printers discovery found at `open` (empty without `discovery`). */
+  readonly discovered: DiscoveredPrinter[];
+  readonly renderer: AgentRenderer;
   #config: AgentConfigFile;
   readonly #runner: JobRunner;
+  readonly #clock: Clock;
+  #pruneTimer: TimerHandle | null = null;
 
   private constructor(
     options: AgentOptions,
     config: AgentConfigFile,
     token: string | null,
     logger: AgentLogger,
+    found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[] },
   ) {
     this.dataDir = options.dataDir;
     this.#config = config;
     this.logger = logger;
     const clock = options.clock ?? systemClock;
+    this.#clock = clock;
     this.queue = new JobQueue(join(options.dataDir, QUEUE_FILE), {
       clock,
       ...(options.durability ? { durability: options.durability } : {}),
     });
-    this.printers = configuredPrinters(config);
+    this.discovered = found.discovered;
+    this.printers = [...configuredPrinters(config), ...found.auto];
+    this.renderer =
+      options.renderer ??
+      new AgentRenderer({
+        dataDir: options.dataDir,
+        production: process.env.NODE_ENV === 'production',
+        now: () => clock.now(),
+      });
     this.#runner = new JobRunner(
       this.printers,
       {
         queue: this.queue,
         registry: options.registry ?? defaultRegistry(),
-        ...(options.render ? { render: options.render } : {}),
+        render: options.render ?? this.renderer.render,
         clock,
         logger,
         targetFor: (printer) => this.#targetFor(printer),
@@ -212,8 +244,28 @@ export class Agent {
       };
       logger.info({ deviceId: activation.deviceId }, 'device activated');
     }
+    let found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[] } = {
+      discovered: [],
+      auto: [],
+    };
+    if (options.discovery) {
+      const result = await discoverPrinters(options.discovery);
+      for (const problem of result.problems) logger.warn({ problem }, 'printers not searched');
+      found = { discovered: result.printers, auto: [] };
+      if (config.printers.length === 0) {
+        const auto = autoPrinters(config, result.printers);
+        config = auto.config;
+        found.auto = auto.printers;
+        if (auto.printers.length > 0) {
+          logger.info(
+            { printers: auto.printers.map((p) => p.spec.uri) },
+            'no printers configured: using the printers found',
+          );
+        }
+      }
+    }
     saveConfig(options.dataDir, config);
-    const agent = new Agent(options, config, token, logger);
+    const agent = new Agent(options, config, token, logger, found);
     for (const result of agent.queue.recoverInterrupted()) {
       logger.warn(
         { jobId: result.jobId },
@@ -241,14 +293,29 @@ export class Agent {
 
   start(): void {
     this.#runner.start();
+    this.#prune();
     this.link?.start();
     if (!this.link) this.logger.warn('no device token or cloud URL: printing local jobs only');
   }
 
   async stop(): Promise<void> {
     this.link?.stop();
+    if (this.#pruneTimer) this.#clock.clearTimeout(this.#pruneTimer);
+    this.#pruneTimer = null;
     await this.#runner.stop();
+    await this.renderer.close();
     this.queue.close();
+  }
+
+  /** Removes stale downloads now and every `CACHE_PRUNE_INTERVAL_MS` while the agent runs. */
+  #prune(): void {
+    this.#pruneTimer = this.#clock.setTimeout(() => this.#prune(), CACHE_PRUNE_INTERVAL_MS);
+    this.renderer
+      .pruneCache()
+      .then((removed) => {
+        if (removed > 0) this.logger.info({ removed }, 'stale downloads removed');
+      })
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'download cache not pruned'));
   }
 
   /** The printers as the protocol reports them. */
@@ -256,22 +323,18 @@ export class Agent {
     return this.printers.map((printer, index) => {
       const { spec } = printer;
       const target = this.#targetFor(printer);
+      const { kind, capabilities } = printerKind(spec, this.discovered);
       return {
         agentPrinterId: printer.agentPrinterId,
         name: spec.name,
         alias: spec.alias,
         uri: spec.uri,
         connection: spec.target.connection,
-        kind:
-          spec.target.connection === 'system'
-            ? 'office'
-            : spec.language === 'escpos'
-              ? 'receipt'
-              : 'label',
+        kind,
         language: spec.language,
         paper: spec.language === 'escpos' ? target.paper : spec.paper,
         codepage: target.codepage,
-        capabilities: capabilities(printer),
+        capabilities,
         status: this.#runner.status(printer.agentPrinterId).status,
         isDefault: index === 0,
       };
@@ -292,6 +355,7 @@ export class Agent {
       cut: defaults.cut ?? null,
       profileId: null,
       connection: printer.spec.target.connection,
+      kind: printerKind(printer.spec, this.discovered).kind,
     };
   }
 

@@ -66,6 +66,9 @@ const STATUS_ERRORS: Record<Exclude<PrinterStatusReport['status'], 'online'>, Er
   offline: 'PRINTER_OFFLINE',
 };
 
+/** Jobs a spooler receives as documents (the media jobs), whose copies it prints itself. */
+const DOCUMENT_JOBS = new Set(['pdf', 'image', 'html']);
+
 function asPrintwireError(error: unknown, fallback: ErrorCode): PrintwireError {
   if (error instanceof PrintwireError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -201,10 +204,23 @@ export class PrinterWorker {
     }
   }
 
-  async #open(): Promise<Transport> {
+  /**
+   * The transport's options for a job (or a status poll): a system spooler gets no write
+   * timeout (its own default waits for the spooler to complete the job) and prints the copies
+   * of pdf, image and html jobs itself.
+   */
+  #transportOptions(job: QueuedJob | null): TransportOptions & { copies?: number } {
+    const options = this.#options.transport;
+    if (this.#printer.spec.target.connection !== 'system') return options;
+    const { writeTimeoutMs: _tcpWriteTimeout, ...spooler } = options;
+    const copies = job && DOCUMENT_JOBS.has(job.type) ? (job.options.copies ?? 1) : 1;
+    return copies > 1 ? { ...spooler, copies } : spooler;
+  }
+
+  async #open(job: QueuedJob | null): Promise<Transport> {
     const transport = this.#deps.registry.create(
       this.#printer.spec.target,
-      this.#options.transport,
+      this.#transportOptions(job),
     );
     await transport.open();
     return transport;
@@ -213,7 +229,7 @@ export class PrinterWorker {
   async #poll(): Promise<void> {
     let transport: Transport | null = null;
     try {
-      transport = await this.#open();
+      transport = await this.#open(null);
       await this.#checkStatus(transport);
     } catch (error) {
       const e = asPrintwireError(error, 'PRINTER_ERROR');
@@ -245,7 +261,7 @@ export class PrinterWorker {
     }
     let transport: Transport | null = null;
     try {
-      transport = await this.#open();
+      transport = await this.#open(job);
       await this.#checkStatus(transport);
       // Durable before the first byte: after a crash this job is never sent again.
       if (!queue.markPrinting(job.id)) {

@@ -79,12 +79,32 @@ describe('rendering jobs for the printer', () => {
     );
   });
 
-  test('ZPL goes to a ZPL printer as text, once per copy', () => {
+  test('ZPL goes to a ZPL printer as text, its copies counted by the printer with ^PQ', () => {
     const zpl = '^XA^FDHi^FS^XZ';
     assert.equal(
       Buffer.from(renderJob(job('zpl', zpl, { copies: 2 }), zebra)).toString(),
-      zpl + zpl,
+      '^XA^FDHi^FS^PQ2^XZ',
     );
+    assert.equal(Buffer.from(renderJob(job('zpl', zpl), zebra)).toString(), zpl);
+  });
+
+  test('EPL goes to an EPL printer with its print command counting the copies', () => {
+    const epl = 'N\nA50,0,0,1,1,1,N,"Hi"\nP1\n';
+    assert.equal(
+      Buffer.from(
+        renderJob(job('epl', epl, { copies: 3 }), { ...receiptPrinter, language: 'epl' }),
+      ).toString(),
+      'N\nA50,0,0,1,1,1,N,"Hi"\nP3\n',
+    );
+  });
+
+  test('an office queue of the system spooler refuses receipt, text and escpos jobs for good', () => {
+    const office: RenderTarget = { ...receiptPrinter, connection: 'system', kind: 'office' };
+    for (const type of ['receipt', 'text', 'escpos'] as const) {
+      rejects(() => renderJob(job(type, '{}'), office), 'UNSUPPORTED_JOB', /office printer/);
+    }
+    const receiptQueue: RenderTarget = { ...office, kind: 'receipt' };
+    assert.ok(renderJob(job('text', 'x'), receiptQueue).length > 0);
   });
 
   test('a job in another printer language is refused with a hint', () => {

@@ -3,6 +3,7 @@ import { encodeText, parseCodepageName, type CodepageName } from '@printwire/sha
 import { getPrinterProfile } from '@printwire/shared/printers/index';
 import { encodeReceipt, type EncodeOptions } from '@printwire/shared/receipt/index';
 import type { QueuedJob } from '../queue/job-queue.js';
+import { eplWithCopies, zplWithCopies } from './labels.js';
 
 /** What the agent knows about the printer a job goes to. */
 export interface RenderTarget {
@@ -17,6 +18,8 @@ export interface RenderTarget {
   profileId: string | null;
   /** How the printer is reached (a spooler takes documents, a raw port only bytes). */
   connection?: 'tcp' | 'serial' | 'usb' | 'system';
+  /** What the printer is for; an `office` system queue takes no receipt, text or escpos jobs. */
+  kind?: 'receipt' | 'label' | 'office';
 }
 
 /** The receipt engine; injectable so the runner can be tested on its own. */
@@ -73,19 +76,22 @@ function codepageOf(name: string | null | undefined): CodepageName | undefined {
   return codepage;
 }
 
+/** A receipt job's document (its content parsed when it is JSON text). Throws INVALID_JOB. */
+export function receiptDocumentOf(job: RenderableJob): unknown {
+  if (typeof job.content !== 'string') return job.content;
+  try {
+    return JSON.parse(contentText(job)) as unknown;
+  } catch {
+    throw invalid('receipt content is not JSON');
+  }
+}
+
 function renderReceipt(
   job: RenderableJob,
   target: RenderTarget,
   encoder: ReceiptEncoder,
 ): Uint8Array {
-  let document: unknown = job.content;
-  if (typeof document === 'string') {
-    try {
-      document = JSON.parse(contentText(job));
-    } catch {
-      throw invalid('receipt content is not JSON');
-    }
-  }
+  const document = receiptDocumentOf(job);
   const codepage = codepageOf(job.options.codepage ?? target.codepage);
   const cut = job.options.cut ?? target.cut ?? undefined;
   const options: EncodeOptions = {
@@ -145,7 +151,7 @@ export function renderJob(
   encoder: ReceiptEncoder = encodeReceipt,
 ): Uint8Array {
   if (job.encoding === 'url') {
-    throw unsupported('this agent does not download job content yet (encoding url)');
+    throw unsupported('encoding url: the content must be downloaded before rendering');
   }
   const copies = job.options.copies ?? 1;
   switch (job.type) {
@@ -154,6 +160,12 @@ export function renderJob(
     case 'escpos':
       if (target.language !== 'escpos') {
         throw unsupported(`a ${job.type} job cannot print on a ${target.language} printer`);
+      }
+      if (target.connection === 'system' && target.kind === 'office') {
+        throw unsupported(
+          `a ${job.type} job cannot print on an office printer (a system queue that is not a ` +
+            'receipt printer); send pdf, image or html, or use a receipt printer',
+        );
       }
       if (job.type === 'receipt') return renderReceipt(job, target, encoder);
       return job.type === 'text' ? renderText(job, target) : renderEscpos(job);
@@ -166,7 +178,9 @@ export function renderJob(
           `a ${job.type} job cannot print on a ${target.language} printer (set lang=${job.type} in its URI)`,
         );
       }
-      return repeat([contentBytes(job)], copies);
+      return job.type === 'zpl'
+        ? zplWithCopies(contentBytes(job), copies)
+        : eplWithCopies(contentBytes(job), copies);
     default:
       throw unsupported(`this agent cannot print ${job.type} jobs yet`);
   }

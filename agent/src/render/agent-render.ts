@@ -1,0 +1,79 @@
+import { encodeReceipt } from '@printwire/shared/receipt/index';
+import { Downloader, downloadCacheDir } from '../download/downloader.js';
+import { prefetchReceiptImages } from '../download/receipt-images.js';
+import type { QueuedJob } from '../queue/job-queue.js';
+import { HtmlRenderer } from './html.js';
+import { isMediaJob, renderMediaJob, resolveUrlContent } from './media-job.js';
+import { receiptDocumentOf, renderJob, type RenderTarget } from './render-job.js';
+
+export interface AgentRendererOptions {
+  /** The agent's data dir: downloads are cached in `<dataDir>/downloads`. */
+  dataDir: string;
+  /** `NODE_ENV=production`: http downloads and http sub-resources of HTML jobs are refused. */
+  production: boolean;
+  /** Milliseconds since the epoch, for the download cache's age (the agent's clock). */
+  now?: () => number;
+  /** Default: a `Downloader` with the spec's limits and the cache in the data dir. */
+  downloader?: Downloader;
+  /** Default: an `HtmlRenderer` with the installed browser (started on the first HTML job). */
+  html?: HtmlRenderer;
+}
+
+/**
+ * Every job type to printer bytes, for the printer workers: `encoding: url` content downloaded
+ * first (the job fails with the download's errorCode), pdf, image and html through
+ * `renderMediaJob`, receipts with their image URLs fetched ahead of the (synchronous) receipt
+ * engine, everything else through `renderJob`. Owns the browser and the download cache.
+ */
+export class AgentRenderer {
+  readonly downloader: Downloader;
+  readonly html: HtmlRenderer;
+  readonly #production: boolean;
+
+  constructor(options: AgentRendererOptions) {
+    this.#production = options.production;
+    this.downloader =
+      options.downloader ??
+      new Downloader({
+        cacheDir: downloadCacheDir(options.dataDir),
+        production: options.production,
+        ...(options.now ? { now: options.now } : {}),
+      });
+    this.html = options.html ?? new HtmlRenderer({ production: options.production });
+  }
+
+  /** The `RenderFunction` of the printer workers. */
+  readonly render = async (queued: QueuedJob, target: RenderTarget): Promise<Uint8Array> => {
+    const job = await resolveUrlContent(queued, this.downloader);
+    if (isMediaJob(job.type)) {
+      return renderMediaJob(
+        job,
+        {
+          connection: target.connection ?? 'tcp',
+          language: target.language,
+          paper: target.paper,
+          cut: target.cut,
+        },
+        { html: this.html, production: this.#production },
+      );
+    }
+    const officeQueue = target.connection === 'system' && target.kind === 'office';
+    if (job.type !== 'receipt' || target.language !== 'escpos' || officeQueue) {
+      return renderJob(job, target);
+    }
+    const images = await prefetchReceiptImages(receiptDocumentOf(job), this.downloader);
+    return renderJob(job, target, (document, profile, options) =>
+      encodeReceipt(document, profile, { ...options, resolveImage: images.resolveImage }),
+    );
+  };
+
+  /** Removes cached downloads older than the cache's lifetime; resolves to how many. */
+  pruneCache(): Promise<number> {
+    return this.downloader.pruneCache();
+  }
+
+  /** Stops the browser (if an HTML job started it). */
+  close(): Promise<void> {
+    return this.html.close();
+  }
+}
