@@ -12,11 +12,13 @@ import type { Store } from '../storage/store.js';
 import { authOperations, authRoutes } from './auth-routes.js';
 import { deviceOperations, deviceRoutes, type DeviceRevoker } from './device-routes.js';
 import { orgOperations, orgRoutes } from './org-routes.js';
+import { templateOperations, templateRoutes } from './template-routes.js';
 
 export const DASHBOARD_OPERATIONS: Operation[] = [
   ...Object.values(authOperations),
   ...Object.values(orgOperations),
   ...Object.values(deviceOperations),
+  ...Object.values(templateOperations),
 ];
 
 export interface DashboardDeps {
@@ -44,6 +46,7 @@ export function dashboardRoutes(deps: DashboardDeps): {
       authRoutes(accounts, { secureCookies }),
       orgRoutes({ store: deps.store, clock: deps.clock, accounts }),
       deviceRoutes({ store: deps.store, accounts, revoker: deps.devices }),
+      templateRoutes({ store: deps.store, clock: deps.clock, accounts }),
     ],
   };
 }
