@@ -45,6 +45,9 @@ export const AGENT_VERSION: string = (
 
 export const QUEUE_FILE = 'queue.db';
 
+/** Longest wait for discovery at `open`; the agent starts without what it has not found by then. */
+export const DISCOVERY_TIMEOUT_MS = 5000;
+
 /** How often downloads older than the cache's lifetime (24 h) are removed, in ms. */
 export const CACHE_PRUNE_INTERVAL_MS = 60 * 60_000;
 
@@ -249,7 +252,19 @@ export class Agent {
       auto: [],
     };
     if (options.discovery) {
-      const result = await discoverPrinters(options.discovery);
+      const clock = options.clock ?? systemClock;
+      let timer: TimerHandle | null = null;
+      const result = await Promise.race([
+        discoverPrinters(options.discovery),
+        new Promise<{ printers: DiscoveredPrinter[]; problems: string[] }>((resolve) => {
+          timer = clock.setTimeout(
+            () =>
+              resolve({ printers: [], problems: [`not done within ${DISCOVERY_TIMEOUT_MS} ms`] }),
+            DISCOVERY_TIMEOUT_MS,
+          );
+        }),
+      ]);
+      if (timer) clock.clearTimeout(timer);
       for (const problem of result.problems) logger.warn({ problem }, 'printers not searched');
       found = { discovered: result.printers, auto: [] };
       if (config.printers.length === 0) {

@@ -5,6 +5,8 @@ import { PrintwireError } from '@printwire/shared/errors/index';
 import { Agent, AGENT_VERSION, QUEUE_FILE } from './agent.js';
 import { configuredPrinters, loadConfig, readDeviceToken } from './config/config-store.js';
 import { resolveDataDir } from './config/data-dir.js';
+import { defaultDiscoverySources } from './discovery/default-sources.js';
+import { discoverPrinters, formatDiscovered } from './discovery/discover.js';
 import { exportLogs } from './logs/export.js';
 import { JobQueue } from './queue/job-queue.js';
 
@@ -13,13 +15,16 @@ const USAGE = `printwire-agent ${AGENT_VERSION}
 Usage:
   printwire-agent start --cloud URL [--activation-code CODE] [--printer URI]...
                         [--local-port N | --no-local-server] [--name NAME]
-  printwire-agent printers [--json]
+  printwire-agent printers [--json [--discover]]
   printwire-agent status [--json]
   printwire-agent logs export --out FILE.zip
 
 Every command takes --data-dir DIR (default: PRINTWIRE_AGENT_DATA_DIR, else the per-user
 application data folder). Printer URIs: tcp://HOST[:PORT], serial:PATH?baud=N,
-usb://VID:PID[/SERIAL], system:QUEUE, each with ?name=&alias=&paper=58mm|80mm&codepage=&lang=.`;
+usb://VID:PID[/SERIAL], system:QUEUE, each with ?name=&alias=&paper=58mm|80mm&codepage=&lang=.
+\`printers\` also lists the USB printers, serial ports and system queues found on this computer
+(--json lists only the configured printers unless --discover is given). An agent started
+without configured printers uses the USB printers and system queues it finds.`;
 
 const OPTIONS = {
   'data-dir': { type: 'string' },
@@ -31,6 +36,7 @@ const OPTIONS = {
   name: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  discover: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -50,6 +56,7 @@ async function start(values: Values, dataDir: string): Promise<void> {
   }
   const agent = await Agent.open({
     dataDir,
+    discovery: await defaultDiscoverySources(),
     ...(values.cloud ? { cloudUrl: values.cloud } : {}),
     ...(values['activation-code'] ? { activationCode: values['activation-code'] } : {}),
     ...(values.printer ? { printers: values.printer } : {}),
@@ -77,7 +84,7 @@ async function start(values: Values, dataDir: string): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-function printers(values: Values, dataDir: string): void {
+async function printers(values: Values, dataDir: string): Promise<void> {
   const config = loadConfig(dataDir);
   const list = configuredPrinters(config).map((p) => ({
     agentPrinterId: p.agentPrinterId,
@@ -87,11 +94,23 @@ function printers(values: Values, dataDir: string): void {
     language: p.spec.language,
     paper: p.spec.paper,
   }));
-  print(list, values.json === true, () =>
+  // `--json` alone stays the list of configured printers (scripts read it).
+  if (values.json && !values.discover) return print(list, true, () => '');
+  const found = await discoverPrinters(await defaultDiscoverySources());
+  if (values.json) {
+    return print(
+      { configured: list, discovered: found.printers, problems: found.problems },
+      true,
+      () => '',
+    );
+  }
+  const configured =
     list.length === 0
-      ? 'No printers configured. Add one with: printwire-agent start --printer tcp://HOST'
-      : list.map((p) => `${p.agentPrinterId}  ${p.name}  ${p.uri}`).join('\n'),
-  );
+      ? 'No printers configured (the USB printers and system queues found are used). Add one with: printwire-agent start --printer URI'
+      : ['Configured:', ...list.map((p) => `  ${p.agentPrinterId}  ${p.name}  ${p.uri}`)].join(
+          '\n',
+        );
+  process.stdout.write(`${configured}\n\nFound on this computer:\n${formatDiscovered(found)}`);
 }
 
 function status(values: Values, dataDir: string): void {
