@@ -29,6 +29,7 @@ import { DeviceService } from './services/devices.js';
 import { JobDispatcher, type DispatcherOptions } from './services/dispatcher.js';
 import type { Store } from './storage/store.js';
 import { webhookOperations, webhookRoutes } from './webhooks/routes.js';
+import { webhookDashboardOperations, webhookDashboardRoutes } from './webhooks/dashboard-routes.js';
 import { WebhookService } from './webhooks/service.js';
 import type { WebhookOptions } from './webhooks/options.js';
 
@@ -74,6 +75,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(accountOperations),
   ...Object.values(webhookOperations),
   ...DASHBOARD_OPERATIONS,
+  ...Object.values(webhookDashboardOperations),
   {
     method: 'get',
     path: '/openapi.json',
@@ -148,6 +150,14 @@ export function createApp(deps: AppDeps): CloudApp {
     publicUrl: config.publicUrl,
   });
   for (const router of dashboard.routers) app.use(router);
+  app.use(
+    webhookDashboardRoutes({
+      store,
+      accounts: dashboard.accounts,
+      webhooks,
+      defaultPageSize: config.limits.defaultPageSize,
+    }),
+  );
   app.use(jobRoutes(jobs, guards, config.limits.defaultPageSize));
   app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
   app.use(gatewayRoutes(devices, guards));
