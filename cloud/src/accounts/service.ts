@@ -83,8 +83,7 @@ export interface IssuedSession {
 }
 
 export type LoginResult =
-  | ({ kind: 'session' } & IssuedSession)
-  | { kind: 'challenge'; challenge: string };
+  ({ kind: 'session' } & IssuedSession) | { kind: 'challenge'; challenge: string };
 
 /** A second factor: a 6-digit TOTP code or one of the recovery codes. */
 export interface SecondFactor {
@@ -285,7 +284,9 @@ export class AccountService {
     const next = this.newTokens(now);
     const outcome = await this.store.accounts.rotateRefresh(sha256(refreshToken), next.hashes, now);
     if (outcome.kind === 'reused') {
-      throw unauthorized('this refresh token was already used: the session is closed, log in again');
+      throw unauthorized(
+        'this refresh token was already used: the session is closed, log in again',
+      );
     }
     if (outcome.kind === 'invalid') throw unauthorized('the session has ended: log in again');
     const account = await this.account(outcome.userId);

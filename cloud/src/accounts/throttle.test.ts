@@ -43,4 +43,16 @@ describe('LoginThrottle', () => {
     assert.ok(throttle.waitMs('b') > 0);
     assert.ok(throttle.waitMs('c') > 0);
   });
+
+  test('a key quiet for forgetAfterMs starts counting from zero again', () => {
+    const clock = new ManualClock(0);
+    const throttle = new LoginThrottle(clock, DEFAULT_ACCOUNT_THROTTLE);
+    for (let i = 0; i < 4; i++) throttle.fail('a');
+    clock.advance(15 * 60_000 - 1);
+    throttle.fail('a');
+    assert.equal(throttle.waitMs('a'), 1_000, 'the fifth failure within the window counts');
+    clock.advance(15 * 60_000);
+    throttle.fail('a');
+    assert.equal(throttle.waitMs('a'), 0);
+  });
 });

@@ -15,6 +15,8 @@ export interface ThrottleOptions {
   maxDelayMs: number;
   /** Keys remembered at most (oldest dropped). Default 100 000. */
   maxKeys: number;
+  /** A key quiet this long starts counting again from zero. Default 15 minutes. */
+  forgetAfterMs: number;
 }
 
 export const DEFAULT_ACCOUNT_THROTTLE: ThrottleOptions = {
@@ -22,6 +24,7 @@ export const DEFAULT_ACCOUNT_THROTTLE: ThrottleOptions = {
   baseDelayMs: 1_000,
   maxDelayMs: 15 * 60_000,
   maxKeys: 100_000,
+  forgetAfterMs: 15 * 60_000,
 };
 
 /** An address may try more accounts than one person mistypes one password. */
@@ -33,6 +36,7 @@ export const DEFAULT_ADDRESS_THROTTLE: ThrottleOptions = {
 interface Entry {
   failures: number;
   blockedUntil: number;
+  lastFailureAt: number;
 }
 
 export class LoginThrottle {
@@ -51,15 +55,20 @@ export class LoginThrottle {
   }
 
   fail(key: string): void {
-    const entry = this.entries.get(key) ?? { failures: 0, blockedUntil: 0 };
+    const now = this.clock.now();
+    let entry = this.entries.get(key);
+    if (!entry || now - entry.lastFailureAt >= this.options.forgetAfterMs) {
+      entry = { failures: 0, blockedUntil: 0, lastFailureAt: now };
+    }
     entry.failures += 1;
+    entry.lastFailureAt = now;
     const over = entry.failures - this.options.freeAttempts + 1;
     if (over > 0) {
       const delay = Math.min(
         this.options.maxDelayMs,
         this.options.baseDelayMs * 2 ** Math.min(over - 1, 30),
       );
-      entry.blockedUntil = this.clock.now() + delay;
+      entry.blockedUntil = now + delay;
     }
     this.entries.delete(key);
     this.entries.set(key, entry);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateSync } from 'otplib';
+import { bootstrap } from '../services/bootstrap.js';
 import { refreshCookie, startDashboard, type DashboardHarness } from './test-helpers.js';
 
 const MINUTE = 60_000;
@@ -365,5 +366,46 @@ describe('dashboard accounts', () => {
       body: { challenge: 'c', code: '123456' },
     });
     assert.equal(sixOk.status, 401, 'well-formed, but no such challenge');
+  });
+
+  test('an account made by admin bootstrap (scrypt hash) logs in', async () => {
+    const email = `boot-${Date.now()}@example.com`;
+    await bootstrap(h.store, { email, password: 'bootstrap password', org: 'Boot' }, h.clock.now());
+    const res = await h.call('POST', '/auth/login', {
+      body: { email, password: 'bootstrap password' },
+    });
+    assert.equal(res.status, 200);
+    const orgs = await h.call('GET', '/orgs', { token: res.body.accessToken });
+    assert.deepEqual(
+      orgs.body.data.map((o: { name: string; role: string }) => [o.name, o.role]),
+      [['Boot', 'owner']],
+    );
+    const wrong = await h.call('POST', '/auth/login', {
+      body: { email, password: 'bootstrap passwore' },
+    });
+    assert.equal(wrong.status, 401);
+  });
+
+  test('one client address is throttled after 20 failures across accounts', async () => {
+    const fresh = await startDashboard();
+    try {
+      for (let i = 0; i < 20; i++) {
+        const r = await fresh.call('POST', '/auth/login', {
+          body: { email: `guess${i}@example.com`, password: 'guess' },
+        });
+        assert.equal(r.status, 401);
+      }
+      const next = await fresh.call('POST', '/auth/login', {
+        body: { email: 'guess-other@example.com', password: 'guess' },
+      });
+      assert.equal(next.status, 429);
+      fresh.clock.advance(1000);
+      const later = await fresh.call('POST', '/auth/login', {
+        body: { email: 'guess-other@example.com', password: 'guess' },
+      });
+      assert.equal(later.status, 401);
+    } finally {
+      await fresh.close();
+    }
   });
 });
