@@ -18,6 +18,8 @@ import { silentLogger } from './logs/logger.js';
 import { renderImageForThermal } from './render/image.js';
 import { renderPdfForThermal } from './render/pdf.js';
 import { PtyPair } from './transports/serial/pty-pair.js';
+import { createSystemTransport } from './transports/system/system-transport.js';
+import type { TransportOptions } from './transports/transport.js';
 import {
   printerClassInterface,
   RecordingUsbBackend,
@@ -85,6 +87,7 @@ describe('the agent drives every transport and job type', () => {
   let imageRequests = 0;
   let dataDir: string;
   let agent: Agent;
+  const systemOptions: TransportOptions[] = [];
   const ids: Record<'receipt' | 'zebra' | 'eltron' | 'serial' | 'usb' | 'office', string> = {
     receipt: '',
     zebra: '',
@@ -162,11 +165,17 @@ describe('the agent drives every transport and job type', () => {
       activationCode: 'code_w',
       printers,
       logger: silentLogger(),
-      registry: defaultRegistry().register(
-        'usb',
-        usbTransportFactory(new RecordingUsbBackend([usbDevice])),
-      ),
-      runner: { pollIntervalMs: 0, retryBaseMs: 50, transport: { statusTimeoutMs: 300 } },
+      registry: defaultRegistry()
+        .register('usb', usbTransportFactory(new RecordingUsbBackend([usbDevice])))
+        .register('system', (target, options) => {
+          systemOptions.push(options);
+          return createSystemTransport(target, options);
+        }),
+      runner: {
+        pollIntervalMs: 0,
+        retryBaseMs: 50,
+        transport: { statusTimeoutMs: 300, writeTimeoutMs: 15_000 },
+      },
     });
     const byName = new Map(agent.printers.map((p) => [p.spec.name, p.agentPrinterId]));
     ids.receipt = byName.get('Counter')!;
@@ -313,9 +322,10 @@ describe('the agent drives every transport and job type', () => {
     assert.equal(sent.split('over usb\n').length - 1, 2);
   });
 
-  test('a system queue prints a PDF job as a PDF with the copies asked', async (t) => {
+  test('a system queue prints a PDF job as a PDF with the copies asked, waiting for the spooler as long as it takes', async (t) => {
     if (!cups) return t.skip(cupsSkip);
     const before = new Set(await cups.jobs());
+    systemOptions.length = 0;
     const result = await print(
       makeJob(ids.office, {
         type: 'pdf',
@@ -329,6 +339,13 @@ describe('the agent drives every transport and job type', () => {
     const out = await cups.output(jobId);
     assert.equal(out.subarray(0, 5).toString('latin1'), '%PDF-');
     assert.equal(await cups.copies(jobId), 2);
+    // The raw printers' 15 s write timeout is not the spooler's (it waits up to 10 minutes).
+    assert.ok(systemOptions.length > 0);
+    for (const options of systemOptions) {
+      assert.equal(options.writeTimeoutMs, undefined);
+      assert.equal(options.statusTimeoutMs, 300);
+    }
+    assert.ok(systemOptions.some((o) => (o as { copies?: number }).copies === 2));
   });
 
   test('a system queue prints an HTML job as a PDF with the page text', async (t) => {
@@ -357,6 +374,60 @@ describe('the agent drives every transport and job type', () => {
       ['failed', 'UNSUPPORTED_JOB', false],
     );
     assert.match(result.errorMessage ?? '', /office printer/);
+  });
+
+  test('a printer that stops answering status goes offline, and its job prints once it is back', async () => {
+    receipt.answersStatus = false;
+    const offline = cloud.waitFor(
+      'printer.status',
+      (m) => m.agentPrinterId === ids.receipt && m.status === 'offline',
+    );
+    const retry = cloud.waitFor('job.progress', (m) => m.stage === 'retry_scheduled');
+    // Retries 50 ms, 100 ms, 200 ms… apart: enough attempts for the test to bring it back.
+    const job = makeJob(ids.receipt, {
+      content: 'after the outage',
+      options: { cut: 'none' },
+      maxAttempts: 8,
+    });
+    const result = cloud.waitFor('job.result', (m) => m.jobId === job.id, { timeoutMs: 30_000 });
+    receipt.clear();
+    cloud.dispatch(job);
+    assert.equal((await retry).errorCode, 'PRINTER_OFFLINE');
+    await offline;
+    assert.equal(receipt.bytes().includes(Buffer.from('after the outage')), false);
+    const online = cloud.waitFor(
+      'printer.status',
+      (m) => m.agentPrinterId === ids.receipt && m.status === 'online',
+    );
+    receipt.answersStatus = true;
+    assert.equal((await result).outcome, 'printed');
+    await online;
+    assert.ok(receipt.bytes().includes(Buffer.from('after the outage')));
+  });
+
+  test('a stopped CUPS queue is reported offline and its job waits for it', async (t) => {
+    if (!cups) return t.skip(cupsSkip);
+    await cups.stop();
+    const offline = cloud.waitFor(
+      'printer.status',
+      (m) => m.agentPrinterId === ids.office && m.status === 'offline',
+    );
+    const job = makeJob(ids.office, {
+      type: 'pdf',
+      encoding: 'base64',
+      content: PDF.toString('base64'),
+      maxAttempts: 8,
+    });
+    const retry = cloud.waitFor(
+      'job.progress',
+      (m) => m.jobId === job.id && m.stage === 'retry_scheduled',
+    );
+    const result = cloud.waitFor('job.result', (m) => m.jobId === job.id, { timeoutMs: 30_000 });
+    cloud.dispatch(job);
+    await offline;
+    assert.equal((await retry).errorCode, 'PRINTER_OFFLINE');
+    await cups.start();
+    assert.equal((await result).outcome, 'printed');
   });
 
   test('per-printer defaults from the cloud apply to media jobs too (58 mm paper)', async () => {

@@ -91,6 +91,8 @@ export class PrinterWorker {
   #running: Promise<void> | null = null;
   #again = false;
   #stopped = true;
+  /** The printer has answered a status request: from then on silence means it is gone. */
+  #answersStatus = false;
 
   constructor(printer: ConfiguredPrinter, deps: WorkerDeps, options: RunnerOptions = {}) {
     this.agentPrinterId = printer.agentPrinterId;
@@ -193,8 +195,14 @@ export class PrinterWorker {
   /** Reads the status; throws the matching job error when the printer is not ready. */
   async #checkStatus(transport: Transport): Promise<void> {
     const report = await transport.readStatus();
-    // A printer that does not answer status but took the connection counts as online.
-    const status = report ?? { status: 'online' as const, detail: null };
+    if (report) this.#answersStatus = true;
+    // A printer that never answers status but takes the connection counts as online; one that
+    // answered before and stops (switched off behind a serial line, a hung interface) is offline.
+    const status =
+      report ??
+      (this.#answersStatus
+        ? { status: 'offline' as const, detail: 'the printer stopped answering status requests' }
+        : { status: 'online' as const, detail: null });
     this.#setStatus(status.status, status.detail);
     if (status.status !== 'online') {
       throw new PrintwireError(
