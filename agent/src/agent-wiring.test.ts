@@ -320,6 +320,10 @@ describe('the agent drives every transport and job type', () => {
     assert.equal(result.outcome, 'printed', result.errorMessage);
     const sent = Buffer.concat(usbDevice.transfers).toString('latin1');
     assert.equal(sent.split('over usb\n').length - 1, 2);
+    const status = await cloud.waitFor('printer.status', (m) => m.agentPrinterId === ids.usb, {
+      past: true,
+    });
+    assert.equal(status.status, 'online');
   });
 
   test('a system queue prints a PDF job as a PDF with the copies asked, waiting for the spooler as long as it takes', async (t) => {

@@ -5,6 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { emptyConfig, saveConfig, setPrinters } from './config/config-store.js';
+import { parsePrinterUri } from './config/printer-uri.js';
+
 const BIN = new URL('../bin/printwire-agent.mjs', import.meta.url).pathname;
 
 function run(...args: string[]) {
@@ -42,5 +45,30 @@ describe('printwire-agent CLI', () => {
       unknown
     >;
     assert.deepEqual([status.deviceId, status.activated, status.queue], [null, false, null]);
+  });
+
+  test('printers lists the configured printers and what it finds on this computer', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+    saveConfig(dir, setPrinters(emptyConfig(), ['tcp://10.0.0.9?name=Bar']));
+    const text = run('printers', '--data-dir', dir);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /Configured:\n {2}prn_\w+ {2}Bar {2}tcp:\/\/10\.0\.0\.9:9100/);
+    assert.match(text.stdout, /Found on this computer:\n/);
+    // --json alone stays the configured list that scripts read.
+    const list = JSON.parse(run('printers', '--data-dir', dir, '--json').stdout) as unknown[];
+    assert.deepEqual(
+      list.map((p) => (p as { name: string }).name),
+      ['Bar'],
+    );
+    const found = JSON.parse(run('printers', '--data-dir', dir, '--json', '--discover').stdout) as {
+      configured: unknown[];
+      discovered: Array<{ uri: string; kind: string; capabilities: string[] }>;
+      problems: string[];
+    };
+    assert.equal(found.configured.length, 1);
+    for (const printer of found.discovered) {
+      assert.ok(parsePrinterUri(printer.uri), printer.uri);
+      assert.ok(['receipt', 'label', 'office'].includes(printer.kind));
+    }
   });
 });

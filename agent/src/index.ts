@@ -2,7 +2,25 @@
  * The public surface of @printwire/agent: the agent itself (what the CLI and, later, the
  * desktop app run) and the pieces drivers and tests build on.
  */
-export { Agent, AGENT_VERSION, QUEUE_FILE, defaultRegistry, type AgentOptions } from './agent.js';
+export {
+  Agent,
+  AGENT_VERSION,
+  QUEUE_FILE,
+  CACHE_PRUNE_INTERVAL_MS,
+  DISCOVERY_TIMEOUT_MS,
+  defaultRegistry,
+  type AgentOptions,
+} from './agent.js';
+export { AgentRenderer, type AgentRendererOptions } from './render/agent-render.js';
+export {
+  discoverPrinters,
+  formatDiscovered,
+  type DiscoveredPrinter,
+  type DiscoverySources,
+  type DiscoveryResult,
+} from './discovery/discover.js';
+export { defaultDiscoverySources } from './discovery/default-sources.js';
+export { autoPrinters, printerKind } from './discovery/printer-kind.js';
 export {
   parsePrinterUri,
   PRINTER_CODEPAGES,
@@ -44,7 +62,20 @@ export {
   type CancelMessage,
   type AcceptOutcome,
 } from './queue/job-queue.js';
-export { renderJob, type RenderTarget, type ReceiptEncoder } from './render/render-job.js';
+export {
+  renderJob,
+  receiptDocumentOf,
+  type RenderTarget,
+  type ReceiptEncoder,
+} from './render/render-job.js';
+export { createSerialTransport, SERIAL_DEFAULTS } from './transports/serial/serial-transport.js';
+export { createUsbTransport } from './transports/usb/create-usb-transport.js';
+export { usbTransportFactory, USB_DEFAULTS } from './transports/usb/usb-transport.js';
+export {
+  createSystemTransport,
+  systemTransportFactory,
+  SYSTEM_DEFAULTS,
+} from './transports/system/system-transport.js';
 export { TransportRegistry } from './transports/registry.js';
 export type {
   Transport,
