@@ -242,6 +242,28 @@ export class WebhooksRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** `claim` for several rows in one transaction; returns the ids this call took. */
+  async claimMany(
+    rows: Array<{ id: string; nextAttemptAt: number }>,
+    leaseUntil: number,
+  ): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    return this.write(async (trx) => {
+      const taken = new Set<string>();
+      for (const row of rows) {
+        const result = await trx
+          .updateTable('webhookDeliveries')
+          .set({ nextAttemptAt: leaseUntil })
+          .where('id', '=', row.id)
+          .where('state', '=', 'pending')
+          .where('nextAttemptAt', '=', row.nextAttemptAt)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 1) taken.add(row.id);
+      }
+      return taken;
+    });
+  }
+
   /** Records an attempt's outcome and the endpoint's health in one transaction. */
   async finishAttempt(
     delivery: { id: string; endpointId: string; attempts: number },

@@ -93,6 +93,7 @@ export class WebhookService {
   readonly worker: DeliveryWorker;
   private readonly sender: WebhookSender;
   private intake: Promise<void> = Promise.resolve();
+  private readonly pending: MappedEvent[] = [];
   private unsubscribe: (() => Promise<void>) | undefined;
 
   constructor(
@@ -140,30 +141,42 @@ export class WebhookService {
     return this.intake;
   }
 
-  /** Queues a bus event for intake, in order. */
+  /** Queues a bus event for intake; events waiting together are stored in one transaction. */
   accept(event: BusEvent): void {
     const mapped = toWebhookEvent(event);
     if (!mapped) return;
+    this.pending.push(mapped);
+    if (this.pending.length > 1) return; // a flush is already queued
     this.intake = this.intake
       .then(async () => {
-        await this.record(mapped);
+        const batch = this.pending.splice(0);
+        await this.record(batch);
       })
       .catch((err: unknown) => {
-        this.deps.logger.error({ err, type: mapped.type }, 'webhook: storing deliveries failed');
+        this.deps.logger.error({ err }, 'webhook: storing deliveries failed');
       });
   }
 
-  /** Stores one delivery per enabled endpoint subscribed to the event; returns how many. */
-  async record(event: MappedEvent): Promise<number> {
+  /** Stores one delivery per enabled endpoint subscribed to each event; returns how many. */
+  async record(events: MappedEvent[]): Promise<number> {
     const { store, clock } = this.deps;
-    const endpoints = (
-      await store.webhooks.enabledEndpoints(event.organizationId, event.mode)
-    ).filter((e) => e.events.includes(event.type));
-    if (endpoints.length === 0) return 0;
-    const now = clock.now();
-    const eventId = newId('evt', now);
-    const body = envelope(eventId, event.type, now, event.organizationId, event.data);
-    const rows = endpoints.map((e) => this.deliveryRow(e, eventId, event.type, body, now));
+    const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
+    const rows: WebhookDeliveriesTable[] = [];
+    for (const event of events) {
+      const key = `${event.organizationId}:${event.mode ?? '*'}`;
+      let found = endpointsOf.get(key);
+      if (!found) {
+        found = store.webhooks.enabledEndpoints(event.organizationId, event.mode);
+        endpointsOf.set(key, found);
+      }
+      const endpoints = (await found).filter((e) => e.events.includes(event.type));
+      if (endpoints.length === 0) continue;
+      const now = clock.now();
+      const eventId = newId('evt', now);
+      const body = envelope(eventId, event.type, now, event.organizationId, event.data);
+      for (const e of endpoints) rows.push(this.deliveryRow(e, eventId, event.type, body, now));
+    }
+    if (rows.length === 0) return 0;
     await store.webhooks.insertDeliveries(rows);
     this.worker.nudge();
     return rows.length;

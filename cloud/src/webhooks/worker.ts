@@ -23,9 +23,15 @@ export interface WebhookMailer {
 
 type DueRow = Awaited<ReturnType<Store['webhooks']['due']>>[number];
 
+/** Rows claimed ahead per free slot, so one claim transaction feeds several attempts. */
+const BUFFER_FACTOR = 4;
+
 export class DeliveryWorker {
   private readonly active = new Map<string, Promise<void>>();
   private readonly perEndpoint = new Map<string, number>();
+  /** Claimed rows waiting for a slot, per endpoint, in due order. */
+  private readonly queued = new Map<string, DueRow[]>();
+  private queuedCount = 0;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
@@ -65,7 +71,7 @@ export class DeliveryWorker {
   async drain(): Promise<void> {
     for (;;) {
       await this.tick();
-      if (this.active.size === 0) return;
+      if (this.active.size === 0 && this.queuedCount === 0) return;
       await Promise.race(this.active.values());
     }
   }
@@ -103,25 +109,64 @@ export class DeliveryWorker {
 
   private async look(): Promise<void> {
     const { store, clock, options } = this.deps;
-    if (this.active.size >= options.maxConcurrent) return;
+    const perEndpointCap = options.maxConcurrentPerEndpoint * BUFFER_FACTOR;
+    const capacity = options.maxConcurrent * BUFFER_FACTOR - this.active.size - this.queuedCount;
+    if (capacity <= 0) return;
     const now = clock.now();
-    const rows = await store.webhooks.due(now, options.batchSize);
+    const rows = await store.webhooks.due(now, Math.min(options.batchSize, capacity));
+    // Pick within the limits, then claim the picked rows in one transaction; claimed rows wait
+    // in memory per endpoint (their lease covers the wait) and start as slots free up.
+    const picked: DueRow[] = [];
+    const held = new Map<string, number>();
     for (const row of rows) {
-      if (this.active.size >= options.maxConcurrent) return;
       if (this.active.has(row.id)) continue;
-      if ((this.perEndpoint.get(row.endpointId) ?? 0) >= options.maxConcurrentPerEndpoint) continue;
-      const lease = now + options.timeoutMs + 60_000;
-      if (!(await store.webhooks.claim(row.id, row.nextAttemptAt!, lease))) continue;
-      this.perEndpoint.set(row.endpointId, (this.perEndpoint.get(row.endpointId) ?? 0) + 1);
-      const run = this.attempt(row).finally(() => {
-        this.active.delete(row.id);
-        const n = (this.perEndpoint.get(row.endpointId) ?? 1) - 1;
-        if (n <= 0) this.perEndpoint.delete(row.endpointId);
-        else this.perEndpoint.set(row.endpointId, n);
-        // A slot is free: more may be waiting.
-        this.nudge();
-      });
-      this.active.set(row.id, run);
+      const n =
+        held.get(row.endpointId) ??
+        (this.perEndpoint.get(row.endpointId) ?? 0) +
+          (this.queued.get(row.endpointId)?.length ?? 0);
+      if (n >= perEndpointCap) continue;
+      held.set(row.endpointId, n + 1);
+      picked.push(row);
+    }
+    const lease = now + options.timeoutMs * (BUFFER_FACTOR + 1) + 60_000;
+    const taken = await store.webhooks.claimMany(
+      picked.map((r) => ({ id: r.id, nextAttemptAt: r.nextAttemptAt! })),
+      lease,
+    );
+    for (const row of picked) {
+      if (!taken.has(row.id)) continue;
+      const queue = this.queued.get(row.endpointId);
+      if (queue) queue.push(row);
+      else this.queued.set(row.endpointId, [row]);
+      this.queuedCount++;
+    }
+    this.pump();
+  }
+
+  /** Starts queued attempts while the overall and per-endpoint limits allow. */
+  private pump(): void {
+    const { options } = this.deps;
+    for (const [endpointId, queue] of this.queued) {
+      while (
+        queue.length > 0 &&
+        this.active.size < options.maxConcurrent &&
+        (this.perEndpoint.get(endpointId) ?? 0) < options.maxConcurrentPerEndpoint
+      ) {
+        const row = queue.shift()!;
+        this.queuedCount--;
+        this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+        const run = this.attempt(row).finally(() => {
+          this.active.delete(row.id);
+          const n = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+          if (n <= 0) this.perEndpoint.delete(endpointId);
+          else this.perEndpoint.set(endpointId, n);
+          this.pump();
+          // This endpoint's queue ran dry: more rows may be due.
+          if ((this.queued.get(endpointId)?.length ?? 0) === 0) this.nudge();
+        });
+        this.active.set(row.id, run);
+      }
+      if (queue.length === 0) this.queued.delete(endpointId);
     }
   }
 

@@ -1,0 +1,161 @@
+/**
+ * Webhook deliveries: events published on the bus → delivery rows stored durably in SQLite →
+ * the worker signs and POSTs them to a receiver on 127.0.0.1. Measured: deliveries per second for
+ * a burst of events, and event-to-delivery latency (publish → the receiver has the request) at a
+ * steady pace. Baseline in the same process: a bare POST loop (same keep-alive concurrency, same
+ * body) to the same receiver, and a single bare POST's latency. `npm run bench webhooks`.
+ */
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { MemoryBus } from '../cloud/src/cache/memory.js';
+import { systemClock } from '../cloud/src/lib/clock.js';
+import { bootstrap } from '../cloud/src/services/bootstrap.js';
+import { Store } from '../cloud/src/storage/store.js';
+import type { Organization } from '../cloud/src/storage/types.js';
+import { WebhookService } from '../cloud/src/webhooks/service.js';
+import { fmt, percentile } from './lib.js';
+
+const BURST = 2000;
+const PACED = 300;
+const PACE_MS = 5;
+const CONCURRENCY = 16;
+
+const seen = new Map<string, number>();
+let arrivals = 0;
+let onArrival: (() => void) | undefined;
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      data: { job: { id: string } };
+    };
+    seen.set(body.data.job.id, performance.now());
+    arrivals++;
+    onArrival?.();
+    res.writeHead(204).end();
+  });
+});
+receiver.listen(0, '127.0.0.1');
+await once(receiver, 'listening');
+const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+const until = (n: number) =>
+  new Promise<void>((resolve) => {
+    if (arrivals >= n) return resolve();
+    onArrival = () => {
+      if (arrivals >= n) {
+        onArrival = undefined;
+        resolve();
+      }
+    };
+  });
+
+const dir = mkdtempSync(join(tmpdir(), 'pw-bench-webhooks-'));
+const store = await Store.open({ url: join(dir, 'printwire.db') });
+const bus = new MemoryBus();
+const webhooks = new WebhookService({
+  store,
+  bus,
+  clock: systemClock,
+  logger: pino({ level: 'silent' }),
+  options: { allowPrivate: true, maxConcurrentPerEndpoint: CONCURRENCY, pollIntervalMs: 1000 },
+});
+const boot = await bootstrap(
+  store,
+  { email: 'bench@example.com', password: 'correct horse battery', org: 'Bench', plan: 'business' },
+  Date.now(),
+);
+const org = (await store.organizations.get(boot.orgId)) as Organization;
+await webhooks.create(org, 'live', { url, events: ['job.printed'] });
+await webhooks.start();
+
+const publish = (id: string) =>
+  bus.publish({
+    type: 'job.state_changed',
+    organizationId: org.id,
+    mode: 'live',
+    jobId: id,
+    state: 'printed',
+    errorCode: null,
+    at: new Date().toISOString(),
+    job: { id, state: 'printed', type: 'receipt', printerId: 'prn_bench', metadata: { order: id } },
+  });
+
+try {
+  // Burst throughput.
+  arrivals = 0;
+  let t0 = performance.now();
+  for (let i = 0; i < BURST; i++) void publish(`job_b${i}`);
+  await until(BURST);
+  const deliveredPerSecond = (BURST * 1000) / (performance.now() - t0);
+
+  // Paced latency.
+  arrivals = 0;
+  const sent = new Map<string, number>();
+  for (let i = 0; i < PACED; i++) {
+    const id = `job_p${i}`;
+    sent.set(id, performance.now());
+    void publish(id);
+    await new Promise((r) => setTimeout(r, PACE_MS));
+  }
+  await until(PACED);
+  const latency = [...sent].map(([id, at]) => seen.get(id)! - at);
+
+  // Baseline: bare POSTs of the same body size, same concurrency, keep-alive.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const body = JSON.stringify({
+    id: 'evt_x',
+    type: 'job.printed',
+    createdAt: new Date().toISOString(),
+    organizationId: org.id,
+    data: { job: { id: 'job_base', state: 'printed', type: 'receipt', printerId: 'prn_bench' } },
+  });
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(url, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve();
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < BURST) await post();
+    }),
+  );
+  const barePerSecond = (BURST * 1000) / (performance.now() - t0);
+  const bareLatency: number[] = [];
+  for (let i = 0; i < PACED; i++) {
+    const s = performance.now();
+    await post();
+    bareLatency.push(performance.now() - s);
+  }
+  agent.destroy();
+
+  console.log(
+    `burst of ${BURST}: ${fmt(deliveredPerSecond, 0)} deliveries/s (stored, signed, POSTed); bare POST loop ${fmt(barePerSecond, 0)}/s; ratio ${fmt(deliveredPerSecond / barePerSecond)}`,
+  );
+  console.log(
+    `event → delivered at ${1000 / PACE_MS} events/s: p50 ${fmt(percentile(latency, 50))} ms p99 ${fmt(percentile(latency, 99))} ms; bare POST p50 ${fmt(percentile(bareLatency, 50))} ms p99 ${fmt(percentile(bareLatency, 99))} ms`,
+  );
+} finally {
+  await webhooks.stop();
+  await store.close();
+  receiver.closeAllConnections();
+  receiver.close();
+  rmSync(dir, { recursive: true, force: true });
+}
