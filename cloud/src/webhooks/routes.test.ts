@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { storeKinds } from '../storage/test-stores.js';
 import { startHarness, type Harness } from '../test-harness.js';
 import { startReceiver, type Receiver } from './test-receiver.js';
 
@@ -191,4 +192,48 @@ describe('/v1/webhooks in production', () => {
     });
     assert.equal(ok.status, 201);
   });
+});
+
+describe('webhooks on every store', async () => {
+  for (const { kind, skip } of await storeKinds()) {
+    test(`endpoints and a signed delivery work on ${kind}`, { skip }, async () => {
+      const h = await startHarness({ kind });
+      const receiver = await startReceiver();
+      await h.cloud.webhooks.start();
+      try {
+        const org = await h.org('business');
+        const created = await h.call('POST', '/v1/webhooks', {
+          key: org.testKey,
+          body: { url: receiver.url, events: ['job.printed'] },
+        });
+        assert.equal(created.status, 201);
+        const list = await h.call('GET', '/v1/webhooks?limit=1', { key: org.testKey });
+        assert.deepEqual(list.body.data, [created.body.webhook]);
+        const job = await h.call('POST', '/v1/jobs', {
+          key: org.testKey,
+          body: { type: 'text', data: 'hello' },
+        });
+        await receiver.waitFor(1);
+        assert.equal(receiver.received[0]!.body.type, 'job.printed');
+        assert.equal((receiver.received[0]!.body.data.job as { id: string }).id, job.body.id);
+        await h.cloud.webhooks.settled();
+        await h.cloud.webhooks.worker.drain();
+        const page = await h.cloud.webhooks.deliveries(
+          (await h.store.organizations.get(org.orgId))!,
+          created.body.webhook.id,
+          { limit: 5 },
+        );
+        assert.equal(page.data[0]!.state, 'succeeded');
+        assert.equal(page.data[0]!.responseStatus, 200);
+        const del = await h.call('DELETE', `/v1/webhooks/${created.body.webhook.id}`, {
+          key: org.testKey,
+        });
+        assert.equal(del.status, 200);
+      } finally {
+        await h.cloud.webhooks.stop();
+        await receiver.close();
+        await h.close();
+      }
+    });
+  }
 });
