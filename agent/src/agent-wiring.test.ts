@@ -275,6 +275,23 @@ describe('the agent drives every transport and job type', () => {
     );
   });
 
+  test('a receipt whose image cannot be downloaded fails with the download error code', async () => {
+    receipt.clear();
+    const result = await print(
+      makeJob(ids.receipt, {
+        type: 'receipt',
+        encoding: 'json',
+        content: { blocks: [{ type: 'image', src: `${imagesUrl}/gone.png` }] },
+      }),
+    );
+    assert.deepEqual(
+      [result.outcome, result.errorCode, result.retryable],
+      ['failed', 'DOWNLOAD_FAILED', false],
+    );
+    assert.match(result.errorMessage ?? '', /gone\.png/);
+    assert.equal(receipt.byteCount, 0);
+  });
+
   test('ZPL copies are counted by the label printer, also for content by URL', async () => {
     zebra.clear();
     const result = await print(

@@ -5,8 +5,16 @@ import type { Downloader } from './downloader.js';
 export interface ReceiptImages {
   /** Hand to `encodeReceipt(…, { resolveImage })`: bytes of each fetched URL. */
   resolveImage: (url: string) => Uint8Array | undefined;
-  /** Images that could not be fetched (the engine prints a crossed box for each). */
-  failures: Array<{ url: string; code: PrintwireError['code']; message: string }>;
+  /**
+   * Images that could not be fetched (the engine would print a crossed box for each; the agent
+   * fails the job with the first one's code, as the contract asks of downloads).
+   */
+  failures: Array<{
+    url: string;
+    code: PrintwireError['code'];
+    message: string;
+    retryable: boolean;
+  }>;
 }
 
 /** The URLs of the document's image blocks (`{ type: 'image', src: 'https://…' }`). */
@@ -43,7 +51,12 @@ export async function prefetchReceiptImages(
         fetched.set(url, (await downloader.download(url)).bytes);
       } catch (error) {
         const e = error as PrintwireError;
-        failures.push({ url, code: e.code ?? 'DOWNLOAD_FAILED', message: e.message });
+        failures.push({
+          url,
+          code: e.code ?? 'DOWNLOAD_FAILED',
+          message: e.message,
+          retryable: e.retryable ?? true,
+        });
       }
     }),
   );

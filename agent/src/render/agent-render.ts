@@ -1,3 +1,4 @@
+import { PrintwireError } from '@printwire/shared/errors/index';
 import { encodeReceipt } from '@printwire/shared/receipt/index';
 import { Downloader, downloadCacheDir } from '../download/downloader.js';
 import { prefetchReceiptImages } from '../download/receipt-images.js';
@@ -42,7 +43,10 @@ export class AgentRenderer {
     this.html = options.html ?? new HtmlRenderer({ production: options.production });
   }
 
-  /** The `RenderFunction` of the printer workers. */
+  /**
+   * The `RenderFunction` of the printer workers. A download that fails (the content, or an
+   * image of a receipt) fails the job with the download's errorCode and retryability.
+   */
   readonly render = async (queued: QueuedJob, target: RenderTarget): Promise<Uint8Array> => {
     const job = await resolveUrlContent(queued, this.downloader);
     if (isMediaJob(job.type)) {
@@ -62,6 +66,12 @@ export class AgentRenderer {
       return renderJob(job, target);
     }
     const images = await prefetchReceiptImages(receiptDocumentOf(job), this.downloader);
+    const failed = images.failures[0];
+    if (failed) {
+      throw new PrintwireError(failed.code, `receipt image ${failed.url}: ${failed.message}`, {
+        retryable: failed.retryable,
+      });
+    }
     return renderJob(job, target, (document, profile, options) =>
       encodeReceipt(document, profile, { ...options, resolveImage: images.resolveImage }),
     );
