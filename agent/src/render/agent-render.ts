@@ -3,9 +3,11 @@ import { encodeReceipt } from '@printwire/shared/receipt/index';
 import { Downloader, downloadCacheDir } from '../download/downloader.js';
 import { prefetchReceiptImages } from '../download/receipt-images.js';
 import type { QueuedJob } from '../queue/job-queue.js';
-import { HtmlRenderer } from './html.js';
-import { isMediaJob, renderMediaJob, resolveUrlContent } from './media-job.js';
+import type { HtmlRenderer } from './html.js';
 import { receiptDocumentOf, renderJob, type RenderTarget } from './render-job.js';
+
+/** The job types `renderMediaJob` renders (`MEDIA_JOB_TYPES`, without loading its module). */
+const MEDIA_TYPES = new Set(['pdf', 'image', 'html']);
 
 export interface AgentRendererOptions {
   /** The agent's data dir: downloads are cached in `<dataDir>/downloads`. */
@@ -28,7 +30,7 @@ export interface AgentRendererOptions {
  */
 export class AgentRenderer {
   readonly downloader: Downloader;
-  readonly html: HtmlRenderer;
+  #html: HtmlRenderer | null;
   readonly #production: boolean;
 
   constructor(options: AgentRendererOptions) {
@@ -40,7 +42,7 @@ export class AgentRenderer {
         production: options.production,
         ...(options.now ? { now: options.now } : {}),
       });
-    this.html = options.html ?? new HtmlRenderer({ production: options.production });
+    this.#html = options.html ?? null;
   }
 
   /**
@@ -48,8 +50,14 @@ export class AgentRenderer {
    * image of a receipt) fails the job with the download's errorCode and retryability.
    */
   readonly render = async (queued: QueuedJob, target: RenderTarget): Promise<Uint8Array> => {
-    const job = await resolveUrlContent(queued, this.downloader);
-    if (isMediaJob(job.type)) {
+    // pdf.js, sharp and puppeteer load with the first job that needs them, not at start.
+    const media =
+      queued.encoding === 'url' || MEDIA_TYPES.has(queued.type)
+        ? await import('./media-job.js')
+        : null;
+    const job = media ? await media.resolveUrlContent(queued, this.downloader) : queued;
+    if (media?.isMediaJob(job.type)) {
+      const { renderMediaJob } = media;
       return renderMediaJob(
         job,
         {
@@ -58,7 +66,7 @@ export class AgentRenderer {
           paper: target.paper,
           cut: target.cut,
         },
-        { html: this.html, production: this.#production },
+        { html: await this.#htmlRenderer(), production: this.#production },
       );
     }
     const officeQueue = target.connection === 'system' && target.kind === 'office';
@@ -77,6 +85,14 @@ export class AgentRenderer {
     );
   };
 
+  async #htmlRenderer(): Promise<HtmlRenderer> {
+    if (!this.#html) {
+      const { HtmlRenderer } = await import('./html.js');
+      this.#html ??= new HtmlRenderer({ production: this.#production });
+    }
+    return this.#html;
+  }
+
   /** Removes cached downloads older than the cache's lifetime; resolves to how many. */
   pruneCache(): Promise<number> {
     return this.downloader.pruneCache();
@@ -84,6 +100,6 @@ export class AgentRenderer {
 
   /** Stops the browser (if an HTML job started it). */
   close(): Promise<void> {
-    return this.html.close();
+    return this.#html?.close() ?? Promise.resolve();
   }
 }
