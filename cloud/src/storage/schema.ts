@@ -281,6 +281,35 @@ export interface WebhookDeliveriesTable {
   createdAt: number;
 }
 
+/** An alert rule of an organization (migration 0004). */
+export interface AlertRulesTable {
+  id: string;
+  organizationId: string;
+  /** device_offline, printer_offline, paper_out or failure_rate. */
+  kind: string;
+  /** JSON array: webhook, email. */
+  channels: string;
+  thresholdPercent: number | null;
+  windowMinutes: number | null;
+  minJobs: number | null;
+  createdAt: number;
+}
+
+/** An alert: open while its condition holds (migration 0004). */
+export interface AlertsTable {
+  id: string;
+  organizationId: string;
+  ruleId: string;
+  kind: string;
+  /** The device or printer id; the organization id for failure_rate. */
+  subjectId: string;
+  state: string;
+  /** JSON: what the condition saw. */
+  details: string;
+  openedAt: number;
+  resolvedAt: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -298,6 +327,8 @@ export interface Database {
   usageCounters: UsageCountersTable;
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  alertRules: AlertRulesTable;
+  alerts: AlertsTable;
   userProfiles: UserProfilesTable;
   userTokens: UserTokensTable;
   sessions: SessionsTable;

@@ -4,7 +4,13 @@
  */
 import type { Kysely } from 'kysely';
 import type { WriteFn } from './organizations.js';
-import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema.js';
+import type {
+  AlertRulesTable,
+  AlertsTable,
+  Database,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from './schema.js';
 import type { Mode } from './types.js';
 
 export interface WebhookEndpoint {
@@ -354,5 +360,115 @@ export class WebhooksRepository {
       .where('m.role', '=', 'owner')
       .execute();
     return rows.map((r) => r.email);
+  }
+
+  // Alerts ----------------------------------------------------------------------------------
+
+  async createRule(row: AlertRulesTable, maxPerOrganization: number): Promise<boolean> {
+    return this.write(async (trx) => {
+      const { count } = await trx
+        .selectFrom('alertRules')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('organizationId', '=', row.organizationId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= maxPerOrganization) return false;
+      await trx.insertInto('alertRules').values(row).execute();
+      return true;
+    });
+  }
+
+  async rules(organizationId: string, kinds?: string[]): Promise<AlertRulesTable[]> {
+    let q = this.read
+      .selectFrom('alertRules')
+      .selectAll()
+      .where('organizationId', '=', organizationId);
+    if (kinds) q = q.where('kind', 'in', kinds);
+    return q.orderBy('createdAt').orderBy('id').execute();
+  }
+
+  async deleteRule(organizationId: string, id: string): Promise<boolean> {
+    return this.write(async (trx) => {
+      await trx
+        .deleteFrom('alerts')
+        .where('ruleId', '=', id)
+        .where('organizationId', '=', organizationId)
+        .execute();
+      const r = await trx
+        .deleteFrom('alertRules')
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    });
+  }
+
+  /** Opens an alert unless one is open for (rule, subject); returns the new alert or null. */
+  async openAlert(row: AlertsTable): Promise<AlertsTable | null> {
+    return this.write(async (trx) => {
+      const open = await trx
+        .selectFrom('alerts')
+        .select('id')
+        .where('ruleId', '=', row.ruleId)
+        .where('subjectId', '=', row.subjectId)
+        .where('state', '=', 'open')
+        .executeTakeFirst();
+      if (open) return null;
+      await trx.insertInto('alerts').values(row).execute();
+      return row;
+    });
+  }
+
+  /** Resolves the open alert of (rule, subject); returns it or null when none was open. */
+  async resolveAlert(ruleId: string, subjectId: string, now: number): Promise<AlertsTable | null> {
+    return this.write(async (trx) => {
+      const open = await trx
+        .selectFrom('alerts')
+        .selectAll()
+        .where('ruleId', '=', ruleId)
+        .where('subjectId', '=', subjectId)
+        .where('state', '=', 'open')
+        .executeTakeFirst();
+      if (!open) return null;
+      await trx
+        .updateTable('alerts')
+        .set({ state: 'resolved', resolvedAt: now })
+        .where('id', '=', open.id)
+        .execute();
+      return { ...open, state: 'resolved', resolvedAt: now };
+    });
+  }
+
+  async listAlerts(organizationId: string, limit: number): Promise<AlertsTable[]> {
+    return this.read
+      .selectFrom('alerts')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .orderBy('openedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Live jobs finished (printed or failed) since `since`: how many, how many failed. */
+  async finishedJobs(
+    organizationId: string,
+    since: number,
+  ): Promise<{ total: number; failed: number }> {
+    const rows = await this.read
+      .selectFrom('jobs')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('organizationId', '=', organizationId)
+      .where('mode', '=', 'live')
+      .where('state', 'in', ['printed', 'failed'])
+      .where('finishedAt', '>=', since)
+      .groupBy('state')
+      .execute();
+    let total = 0;
+    let failed = 0;
+    for (const r of rows) {
+      total += Number(r.count);
+      if (r.state === 'failed') failed += Number(r.count);
+    }
+    return { total, failed };
   }
 }

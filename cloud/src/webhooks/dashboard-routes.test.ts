@@ -104,4 +104,40 @@ describe('dashboard webhooks', () => {
     assert.equal(res.status, 404);
     assert.equal((await h.call('GET', `/orgs/${org}/webhooks`)).status, 401);
   });
+
+  test('alert rules: create, list, refuse bad ones, delete; alerts list', async () => {
+    const org = await newOrg('business');
+    const t = { token: owner.access };
+    const created = await h.call('POST', `/orgs/${org}/alert-rules`, {
+      ...t,
+      body: {
+        kind: 'failure_rate',
+        channels: ['webhook', 'email'],
+        thresholdPercent: 20,
+        windowMinutes: 30,
+      },
+    });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.minJobs, 1);
+    const bad = await h.call('POST', `/orgs/${org}/alert-rules`, {
+      ...t,
+      body: { kind: 'failure_rate', channels: ['sms'], thresholdPercent: 101, windowMinutes: 30 },
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.error.details.map((d: { path: string }) => d.path).sort(), [
+      'channels[0]',
+      'thresholdPercent',
+    ]);
+    const list = await h.call('GET', `/orgs/${org}/alert-rules`, t);
+    assert.deepEqual(list.body.data, [created.body]);
+    assert.deepEqual((await h.call('GET', `/orgs/${org}/alerts`, t)).body.data, []);
+    assert.equal(
+      (await h.call('DELETE', `/orgs/${org}/alert-rules/${created.body.id}`, t)).status,
+      200,
+    );
+    assert.equal(
+      (await h.call('DELETE', `/orgs/${org}/alert-rules/${created.body.id}`, t)).status,
+      404,
+    );
+  });
 });

@@ -23,6 +23,7 @@ import {
   webhookSchema,
   webhookUpdateSchema,
 } from './schemas.js';
+import { ALERT_CHANNELS, ALERT_KINDS } from './alerts.js';
 import { presentWebhook, type WebhookService } from './service.js';
 
 const TAG = 'Dashboard: webhooks';
@@ -46,6 +47,39 @@ const dashboardWebhookSchema = webhookSchema
   .extend({ mode: z.enum(['live', 'test']) })
   .meta({ id: 'DashboardWebhook' });
 const dashboardCreateSchema = webhookCreateSchema.extend({ mode: z.enum(['live', 'test']) });
+
+const ruleBody = z.strictObject({
+  kind: z.enum(ALERT_KINDS),
+  channels: z.array(z.enum(ALERT_CHANNELS)).min(1).max(2),
+  thresholdPercent: z.int().min(1).max(100).optional(),
+  windowMinutes: z.int().min(1).max(1440).optional(),
+  minJobs: z.int().min(1).max(10_000).optional(),
+});
+const ruleSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(ALERT_KINDS),
+    channels: z.array(z.enum(ALERT_CHANNELS)),
+    thresholdPercent: z.number().nullable(),
+    windowMinutes: z.number().nullable(),
+    minJobs: z.number().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'AlertRule' });
+const alertSchema = z
+  .object({
+    id: z.string(),
+    ruleId: z.string(),
+    kind: z.enum(ALERT_KINDS),
+    subjectId: z
+      .string()
+      .meta({ description: 'the device or printer; the organization for failure_rate' }),
+    state: z.enum(['open', 'resolved']),
+    details: z.record(z.string(), z.unknown()),
+    openedAt: z.string(),
+    resolvedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Alert' });
 
 const op = (o: Omit<Operation, 'tag' | 'auth' | 'description'> & { summary: string }) =>
   ({
@@ -125,6 +159,40 @@ export const webhookDashboardOperations = {
     summary: 'A new secret; deliveries are signed with it from now on',
     params: idParams,
     responses: { 200: { description: 'the new secret', schema: z.object({ secret: z.string() }) } },
+  }),
+  listRules: op({
+    method: 'get',
+    path: '/orgs/{orgId}/alert-rules',
+    summary: 'The organization’s alert rules',
+    params: orgParams,
+    responses: {
+      200: { description: 'the rules', schema: z.object({ data: z.array(ruleSchema) }) },
+    },
+  }),
+  createRule: op({
+    method: 'post',
+    path: '/orgs/{orgId}/alert-rules',
+    summary:
+      'Create an alert rule: device_offline, printer_offline, paper_out, or failure_rate (thresholdPercent over windowMinutes, at least minJobs); channels webhook and/or email',
+    params: orgParams,
+    body: ruleBody,
+    responses: { 201: { description: 'the rule', schema: ruleSchema }, 400: invalidBody },
+  }),
+  deleteRule: op({
+    method: 'delete',
+    path: '/orgs/{orgId}/alert-rules/{id}',
+    summary: 'Delete an alert rule and its alerts',
+    params: idParams,
+    responses: { 200: { description: 'deleted', schema: z.object({ message: z.string() }) } },
+  }),
+  listAlerts: op({
+    method: 'get',
+    path: '/orgs/{orgId}/alerts',
+    summary: 'The organization’s alerts, newest first (at most 100)',
+    params: orgParams,
+    responses: {
+      200: { description: 'the alerts', schema: z.object({ data: z.array(alertSchema) }) },
+    },
   }),
 } satisfies Record<string, Operation>;
 
@@ -209,6 +277,31 @@ export function webhookDashboardRoutes(deps: {
   route(router, ops.rotate, ...guard('webhooks:write'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
     res.json(await webhooks.rotateSecret(await org(orgId), id));
+  });
+
+  route(router, ops.listRules, ...guard('org:read'), async (req, res) => {
+    const { orgId } = parseWith(orgParams, req.params);
+    await org(orgId);
+    res.json({ data: await webhooks.alerts.listRules(orgId) });
+  });
+
+  route(router, ops.createRule, ...guard('webhooks:write'), async (req, res) => {
+    const { orgId } = parseWith(orgParams, req.params);
+    await org(orgId);
+    res.status(201).json(await webhooks.alerts.createRule(orgId, parseWith(ruleBody, req.body)));
+  });
+
+  route(router, ops.deleteRule, ...guard('webhooks:write'), async (req, res) => {
+    const { orgId, id } = parseWith(idParams, req.params);
+    await org(orgId);
+    await webhooks.alerts.deleteRule(orgId, id);
+    res.json({ message: 'deleted' });
+  });
+
+  route(router, ops.listAlerts, ...guard('org:read'), async (req, res) => {
+    const { orgId } = parseWith(orgParams, req.params);
+    await org(orgId);
+    res.json({ data: await webhooks.alerts.listAlerts(orgId, 100) });
   });
 
   return router;

@@ -293,4 +293,26 @@ describe('webhook deliveries', () => {
       ['job.failed'],
     );
   });
+
+  test('an alert rule with the e-mail channel mails the owners once when it opens', async () => {
+    const { service, organization, mails } = await setup();
+    await service.alerts.createRule(organization.id, {
+      kind: 'printer_offline',
+      channels: ['email'],
+    });
+    const offline = {
+      type: 'printer.offline' as const,
+      organizationId: organization.id,
+      deviceId: 'dev_m',
+      printerId: 'prn_m',
+      at: new Date(clock.now()).toISOString(),
+      resource: { id: 'prn_m' },
+    };
+    service.alerts.accept(offline);
+    service.alerts.accept(offline);
+    await service.alerts.settled();
+    assert.equal(mails.length, 1);
+    assert.match(mails[0]!.subject, /alert opened: printer_offline \(prn_m\)/);
+    assert.equal(receiver.received.length, 0, 'no webhook channel');
+  });
 });

@@ -15,6 +15,7 @@ import type { WebhookDeliveriesTable } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
 import type { Mode, Organization, Plan } from '../storage/types.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../storage/webhooks.js';
+import { AlertService } from './alerts.js';
 import { envelope, toWebhookEvent, type MappedEvent } from './events.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
 import { WebhookSender } from './sender.js';
@@ -91,6 +92,8 @@ export interface WebhookInput {
 export class WebhookService {
   readonly options: WebhookOptions;
   readonly worker: DeliveryWorker;
+  /** Alert rules and alerts; they send alert.opened / alert.resolved through this service. */
+  readonly alerts: AlertService;
   private readonly sender: WebhookSender;
   private intake: Promise<void> = Promise.resolve();
   private readonly pending: MappedEvent[] = [];
@@ -120,17 +123,27 @@ export class WebhookService {
       options: this.options,
       ...(deps.mailer ? { mailer: deps.mailer } : {}),
     });
+    this.alerts = new AlertService({
+      store: deps.store,
+      bus: deps.bus,
+      clock: deps.clock,
+      logger: deps.logger,
+      webhooks: this,
+      mailer: deps.mailer,
+    });
   }
 
   /** Subscribes to the bus and starts the worker. */
   async start(): Promise<void> {
     this.unsubscribe ??= await this.deps.bus.subscribe((event) => this.accept(event));
+    await this.alerts.start();
     this.worker.start();
   }
 
   async stop(): Promise<void> {
     await this.unsubscribe?.();
     this.unsubscribe = undefined;
+    await this.alerts.stop();
     await this.intake;
     await this.worker.stop();
     this.sender.close();

@@ -61,6 +61,42 @@ export function webhooksMigration(): Migration {
         .on('webhook_deliveries')
         .columns(['endpoint_id', 'created_at'])
         .execute();
+
+      // Alert rules and the alerts they open (one open alert per rule and subject at a time).
+      await db.schema
+        .createTable('alert_rules')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('channels', 'text', (c) => c.notNull())
+        .addColumn('threshold_percent', 'integer')
+        .addColumn('window_minutes', 'integer')
+        .addColumn('min_jobs', 'integer')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('alerts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('organization_id', 'text', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('rule_id', 'text', (c) =>
+          c.notNull().references('alert_rules.id').onDelete('cascade'),
+        )
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('details', 'text', (c) => c.notNull())
+        .addColumn('opened_at', 'bigint', (c) => c.notNull())
+        .addColumn('resolved_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('alerts_open')
+        .on('alerts')
+        .columns(['rule_id', 'subject_id', 'state'])
+        .execute();
     },
   };
 }

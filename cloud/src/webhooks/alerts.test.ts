@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { InventoryChanged } from '../cache/types.js';
+import { startHarness, type Harness } from '../test-harness.js';
+import { startReceiver, type Receiver } from './test-receiver.js';
+
+describe('alerts', () => {
+  let h: Harness;
+  let receiver: Receiver;
+  before(async () => {
+    h = await startHarness();
+    receiver = await startReceiver();
+    await h.cloud.webhooks.start();
+  });
+  after(async () => {
+    await h.cloud.webhooks.stop();
+    await receiver.close();
+    await h.close();
+  });
+
+  const settle = async () => {
+    await h.cloud.webhooks.alerts.settled();
+    await h.cloud.webhooks.settled();
+    await h.cloud.webhooks.worker.drain();
+  };
+
+  async function setup() {
+    receiver.received.length = 0;
+    const org = await h.org('business');
+    const created = await h.call('POST', '/v1/webhooks', {
+      key: org.liveKey,
+      body: { url: receiver.url, events: ['alert.opened', 'alert.resolved'] },
+    });
+    assert.equal(created.status, 201);
+    return org;
+  }
+
+  const inventory = (
+    organizationId: string,
+    type: InventoryChanged['type'],
+    ids: { deviceId: string; printerId?: string },
+  ): InventoryChanged => ({
+    type,
+    organizationId,
+    deviceId: ids.deviceId,
+    printerId: ids.printerId ?? null,
+    at: new Date(h.clock.now()).toISOString(),
+    resource: { id: ids.printerId ?? ids.deviceId },
+  });
+
+  test('a device offline alert opens once and resolves when the device is back', async () => {
+    const org = await setup();
+    await h.cloud.webhooks.alerts.createRule(org.orgId, {
+      kind: 'device_offline',
+      channels: ['webhook'],
+    });
+    const bus = h.cloud.webhooks.alerts;
+    bus.accept(inventory(org.orgId, 'device.offline', { deviceId: 'dev_1' }));
+    bus.accept(inventory(org.orgId, 'device.offline', { deviceId: 'dev_1' }));
+    await settle();
+    assert.deepEqual(
+      receiver.received.map((r) => r.body.type),
+      ['alert.opened'],
+    );
+    bus.accept(inventory(org.orgId, 'device.online', { deviceId: 'dev_1' }));
+    bus.accept(inventory(org.orgId, 'device.online', { deviceId: 'dev_1' }));
+    await settle();
+    assert.deepEqual(
+      receiver.received.map((r) => r.body.type),
+      ['alert.opened', 'alert.resolved'],
+    );
+    const [opened, resolved] = receiver.received.map(
+      (r) => r.body.data.alert as { id: string; state: string; subjectId: string; kind: string },
+    );
+    assert.equal(opened!.id, resolved!.id);
+    assert.equal(opened!.state, 'open');
+    assert.equal(resolved!.state, 'resolved');
+    assert.equal(opened!.subjectId, 'dev_1');
+    assert.equal(opened!.kind, 'device_offline');
+  });
+
+  test('paper out resolves when the printer is back online; no rule, no alert', async () => {
+    const org = await setup();
+    const alerts = h.cloud.webhooks.alerts;
+    alerts.accept(inventory(org.orgId, 'printer.paper_out', { deviceId: 'd', printerId: 'prn_1' }));
+    await settle();
+    assert.equal(receiver.received.length, 0, 'no rule yet');
+    await alerts.createRule(org.orgId, { kind: 'paper_out', channels: ['webhook'] });
+    alerts.accept(inventory(org.orgId, 'printer.paper_out', { deviceId: 'd', printerId: 'prn_1' }));
+    alerts.accept(inventory(org.orgId, 'printer.online', { deviceId: 'd', printerId: 'prn_1' }));
+    await settle();
+    assert.deepEqual(
+      receiver.received.map((r) => r.body.type),
+      ['alert.opened', 'alert.resolved'],
+    );
+    const list = await alerts.listAlerts(org.orgId, 10);
+    assert.equal(list.length, 1);
+    assert.equal(list[0]!.state, 'resolved');
+  });
+
+  test('a failure-rate alert opens at the threshold over the window and resolves below it', async () => {
+    const org = await setup();
+    const deviceId = (
+      await h.store.inventory.createDevice(
+        org.orgId,
+        { name: 'Till', os: 'linux', arch: 'arm64', agentVersion: '1.0.0' },
+        h.clock.now(),
+      )
+    ).id;
+    await h.cloud.webhooks.alerts.createRule(org.orgId, {
+      kind: 'failure_rate',
+      channels: ['webhook'],
+      thresholdPercent: 50,
+      windowMinutes: 60,
+      minJobs: 2,
+    });
+    const finish = async (state: 'printed' | 'failed') => {
+      const job = await h.call('POST', '/v1/jobs', {
+        key: org.liveKey,
+        body: { type: 'text', data: 'hello', deviceId },
+      });
+      assert.equal(job.status, 201, JSON.stringify(job.body));
+      await h.cloud.jobs.transition(org.orgId, job.body.id, 'sending', {});
+      await h.cloud.jobs.transition(
+        org.orgId,
+        job.body.id,
+        state,
+        state === 'failed' ? { errorCode: 'PRINTER_OFFLINE' } : {},
+      );
+      await settle();
+    };
+    await finish('failed');
+    assert.equal(receiver.received.length, 0, 'one job is fewer than minJobs');
+    await finish('printed');
+    assert.deepEqual(
+      receiver.received.map((r) => r.body.type),
+      ['alert.opened'],
+      '1 of 2 failed: 50% reaches the threshold',
+    );
+    assert.deepEqual((receiver.received[0]!.body.data.alert as { details: unknown }).details, {
+      failed: 1,
+      finished: 2,
+      percent: 50,
+    });
+    await finish('printed');
+    assert.deepEqual(
+      receiver.received.map((r) => r.body.type),
+      ['alert.opened', 'alert.resolved'],
+      '1 of 3 failed: below the threshold',
+    );
+  });
+
+  test('a failure_rate rule without its threshold and window is refused', async () => {
+    const org = await setup();
+    await assert.rejects(
+      h.cloud.webhooks.alerts.createRule(org.orgId, { kind: 'failure_rate', channels: ['email'] }),
+      /thresholdPercent and windowMinutes/,
+    );
+  });
+});
