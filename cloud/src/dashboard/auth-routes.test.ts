@@ -408,4 +408,30 @@ describe('dashboard accounts', () => {
       await fresh.close();
     }
   });
+
+  test('a refresh token ends with its session 30 days after login', async () => {
+    const p = await h.person('Month');
+    h.clock.advance(30 * 24 * 60 * MINUTE - 1);
+    const last = await h.call('POST', '/auth/refresh', { cookie: p.cookie });
+    assert.equal(last.status, 200);
+    h.clock.advance(1);
+    const over = await h.call('POST', '/auth/refresh', { cookie: refreshCookie(last.headers) });
+    assert.equal(over.status, 401);
+  });
+
+  test('the refresh cookie is not Secure when PUBLIC_URL is plain http', async () => {
+    const plain = await startDashboard({ publicUrl: 'http://127.0.0.1:8080' });
+    try {
+      const p = await plain.person('Plain');
+      const res = await plain.call('POST', '/auth/login', {
+        body: { email: p.email, password: p.password },
+      });
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pw_refresh='))!;
+      assert.match(cookie, /HttpOnly/);
+      assert.doesNotMatch(cookie, /Secure/);
+      assert.ok((await plain.lastMailTo(p.email)).links[0]!.startsWith('http://127.0.0.1:8080/'));
+    } finally {
+      await plain.close();
+    }
+  });
 });
