@@ -107,12 +107,16 @@ export function createApp(deps: AppDeps): CloudApp {
     logger,
     options: gatewayOptions,
   });
+  // SMTP_URL: SMTP; unset: .eml files in DATA_DIR/mail (../shared/CONTRACT.md).
+  const mailer =
+    deps.mailer ??
+    createMailer({ smtpUrl: process.env.SMTP_URL, dir: join(config.dataDir, 'mail') });
   const webhooks = new WebhookService({
     store,
     bus,
     clock,
     logger,
-    mailer: deps.mailer,
+    mailer,
     options: { allowPrivate: !config.production, ...deps.webhooks },
   });
   const app = express();
@@ -143,10 +147,7 @@ export function createApp(deps: AppDeps): CloudApp {
     store,
     clock,
     devices,
-    // SMTP_URL: SMTP; unset: .eml files in DATA_DIR/mail (../shared/CONTRACT.md).
-    mailer:
-      deps.mailer ??
-      createMailer({ smtpUrl: process.env.SMTP_URL, dir: join(config.dataDir, 'mail') }),
+    mailer,
     publicUrl: config.publicUrl,
   });
   for (const router of dashboard.routers) app.use(router);

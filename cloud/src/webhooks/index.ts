@@ -5,3 +5,5 @@ export { webhookOperations, webhookRoutes } from './routes.js';
 export { WebhookService, presentWebhook, presentDelivery, newSecret } from './service.js';
 export { nonPublicReason, urlProblem } from './url-guard.js';
 export { DeliveryWorker } from './worker.js';
+export { AlertService, ALERT_KINDS, ALERT_CHANNELS, presentAlert, presentRule } from './alerts.js';
+export { webhookDashboardOperations, webhookDashboardRoutes } from './dashboard-routes.js';
