@@ -126,7 +126,7 @@ describe('the agent gateway', () => {
       ]);
       assert.deepEqual(
         h.events.slice(seen).map((e) => e.type),
-        ['gateway.signal', 'device.online', 'printer.online'],
+        ['gateway.signal', 'printer.online', 'device.online'],
       );
       assert.equal((await store.devices.get(org.orgId, deviceId))?.status, 'online');
       // The same agent printer keeps its cloud id when the agent reconnects.
@@ -293,8 +293,8 @@ describe('the agent gateway', () => {
         [created.id, 1, 3, 'prn_a', 'text', 'hello printer'],
       );
       assert.equal(job.options.copies, 2);
-      const sending = await jobOf(org, created.id);
-      assert.equal(sending.state, 'sending');
+      // Sent first, then recorded: the job shows sending once the write is durable.
+      const sending = await untilState(org, created.id, 'sending');
       assert.notEqual(sending.dispatchedAt, null);
       agent.send({ type: 'job.ack', jobId: job.id, attempt: 1 });
       const result = {

@@ -46,6 +46,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
   let one: GatewayHarness;
   let two: GatewayHarness;
   const stores: Store[] = [];
+  const buses: RedisBus[] = [];
   const schema = `pw_test_${randomBytes(6).toString('hex')}`;
 
   before(async () => {
@@ -54,15 +55,16 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     const clock = new ManualClock();
     for (let i = 0; i < 2; i++) {
       stores.push(await Store.open({ url: POSTGRES_URL, schema, poolSize: 3, migrate: i === 0 }));
+      buses.push(RedisBus.connect(REDIS_URL, { prefix }));
     }
     one = await startGatewayHarness({
       store: stores[0]!,
-      bus: RedisBus.connect(REDIS_URL, { prefix }),
+      bus: buses[0]!,
       clock,
     });
     two = await startGatewayHarness({
       store: stores[1]!,
-      bus: RedisBus.connect(REDIS_URL, { prefix }),
+      bus: buses[1]!,
       clock,
     });
   });
@@ -71,6 +73,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     await one?.close();
     await two?.close();
     for (const s of stores) await s.close();
+    for (const b of buses) await b.close();
     await dropPostgresSchema(POSTGRES_URL, schema);
   });
 

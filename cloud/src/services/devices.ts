@@ -136,6 +136,8 @@ export class DeviceService {
     device: Device,
     hello: { os: string; arch: string; agentVersion: string; printers: PrinterInfo[] },
   ): Promise<Printer[]> {
+    // Printers first: a device that shows online has its printers listed.
+    const printers = await this.printersReported(device.organizationId, device.id, hello.printers);
     const now = this.deps.clock.now();
     const { os, arch, agentVersion } = hello;
     const presence = await this.deps.store.devices.setPresence(
@@ -148,7 +150,7 @@ export class DeviceService {
     if (presence && presence.before.status !== 'online') {
       await this.publishDevice('device.online', presence.after, now);
     }
-    return this.printersReported(device.organizationId, device.id, hello.printers);
+    return printers;
   }
 
   /** The socket closed or went silent: the device and its printers are offline. */

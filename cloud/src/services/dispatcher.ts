@@ -163,17 +163,26 @@ export class JobDispatcher {
     }
   }
 
-  /** queued → sending, then `job.dispatch`. False when the job was not (or no longer) queued. */
+  /**
+   * Sends a queued job, then records queued → sending. The message goes out before the durable
+   * write: a crash in between leaves the job queued, so it is sent again after the reconnect, and
+   * the agent acknowledges a job it already has without printing it twice. False when the job was
+   * not (or is no longer) queued for this device.
+   */
   async dispatchOne(link: DeviceLink, jobId: string): Promise<boolean> {
-    let job: Job;
+    const job = await this.deps.store.jobs.get(link.organizationId, 'live', jobId);
+    if (!job || job.state !== 'queued' || job.deviceId !== link.deviceId) return false;
+    if (!(await this.sendJob(link, { ...job, attempt: job.attempt + 1 }))) return false;
     try {
-      job = await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {});
+      await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {});
+      return true;
     } catch (error) {
-      // Taken by a concurrent dispatch, cancelled or expired meanwhile: nothing to send.
-      if (error instanceof PrintwireError) return false;
-      throw error;
+      if (!(error instanceof PrintwireError)) throw error;
+      // Cancelled meanwhile: tell the agent. Otherwise its report moved the job on already.
+      const now = await this.deps.store.jobs.get(link.organizationId, 'live', jobId);
+      if (now?.state === 'cancelled') link.send({ type: 'job.cancel', jobId });
+      return false;
     }
-    return this.sendJob(link, job);
   }
 
   private async sendJob(link: DeviceLink, job: Job): Promise<boolean> {
