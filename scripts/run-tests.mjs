@@ -47,6 +47,10 @@ const child = spawn(
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
+    // A test that hangs fails after two minutes instead of stalling the run, and a file whose
+    // tests are all done exits even if a library left a handle open (the run must end).
+    '--test-timeout=120000',
+    '--test-force-exit',
     '--test-reporter=spec',
     ...files,
   ],
