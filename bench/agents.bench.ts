@@ -94,21 +94,19 @@ for (const n of COUNTS) {
   const tokens = Array.from({ length: n }, (_, i) => `pwd_bench_${i}_${org.orgId}`);
   for (let i = 0; i < n; i += 500) {
     await Promise.all(
-      tokens
-        .slice(i, i + 500)
-        .map((t, j) =>
-          store.inventory.createDevice(
-            org.orgId,
-            {
-              name: `till-${i + j}`,
-              os: 'linux',
-              arch: 'x64',
-              agentVersion: '0.1.0',
-              tokenHash: hashSecret(t),
-            },
-            Date.now(),
-          ),
+      tokens.slice(i, i + 500).map((t, j) =>
+        store.inventory.createDevice(
+          org.orgId,
+          {
+            name: `till-${i + j}`,
+            os: 'linux',
+            arch: 'x64',
+            agentVersion: '0.1.0',
+            tokenHash: hashSecret(t),
+          },
+          Date.now(),
         ),
+      ),
     );
   }
   await store.close();
