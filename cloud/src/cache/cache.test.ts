@@ -1,30 +1,10 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { MemoryBus, MemoryCache } from './memory.js';
 import { RedisBus, RedisCache } from './redis.js';
 import type { BusEvent, CacheStore, EventBus } from './types.js';
-
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 1000,
-  });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+import { redisReachable, REDIS_URL } from './test-redis.js';
 
 const redisUp = await redisReachable();
 const kinds: Array<{

@@ -6,7 +6,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { AGENT_CLOSE_CODES } from '@printwire/shared/protocol/index';
 import { RedisBus } from '../cache/redis.js';
 import { ManualClock } from '../lib/clock.js';
@@ -14,26 +13,7 @@ import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
 import { Store } from '../storage/store.js';
 import { POSTGRES_URL, postgresReachable } from '../storage/test-stores.js';
 import { startGatewayHarness, TestAgent, type GatewayHarness } from './test-support.js';
-
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 1000,
-  });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+import { redisReachable, REDIS_URL } from '../cache/test-redis.js';
 
 const [pgUp, redisUp] = await Promise.all([postgresReachable(), redisReachable()]);
 const skip = !pgUp
