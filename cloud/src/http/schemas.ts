@@ -7,21 +7,13 @@ import { z } from 'zod';
 import { CODEPAGES } from '@printwire/shared/codepage/index';
 import { receiptDocumentSchema } from '@printwire/shared/receipt/index';
 import { DEFAULT_LIMITS } from '../config.js';
+import { JOB_TYPES } from '@printwire/shared/protocol/common';
 import { JOB_STATES, PLANS, SCOPES } from '../storage/types.js';
 
 const isoDate = z.string().meta({ format: 'date-time', description: 'ISO 8601 date-time' });
 
-export const JOB_TYPES = [
-  'receipt',
-  'escpos',
-  'raw',
-  'zpl',
-  'epl',
-  'pdf',
-  'image',
-  'text',
-  'html',
-] as const;
+// One list of job types for the whole service: the agent protocol's.
+export { JOB_TYPES };
 export const JOB_ENCODINGS = ['json', 'base64', 'utf8', 'url'] as const;
 
 // ---------------------------------------------------------------------------------------------
