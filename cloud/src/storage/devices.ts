@@ -11,6 +11,7 @@ import type { WriteFn } from './organizations.js';
 import { toDevice, toJob, toPrinter } from './rows.js';
 import type { Database } from './schema.js';
 import type { Device, Job, Printer } from './types.js';
+import type { WebhookOutbox } from './webhook-outbox.js';
 
 export interface ActivationInput {
   codeHash: string;
@@ -45,6 +46,8 @@ export class DevicesRepository {
   constructor(
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
+    /** device.* and printer.* webhook events are written with their change. */
+    private readonly outbox?: WebhookOutbox,
   ) {}
 
   /**
@@ -84,7 +87,9 @@ export class DevicesRepository {
         .executeTakeFirst();
       if (Number(used.numUpdatedRows) === 0) return undefined;
       await trx.insertInto('devices').values(row).execute();
-      return toDevice(row);
+      const device = toDevice(row);
+      await this.outbox?.recordDevice(trx, 'device.activated', device, now);
+      return device;
     });
   }
 
@@ -149,7 +154,12 @@ export class DevicesRepository {
         .set({ status, lastSeenAt: now, ...(info ?? {}) })
         .where('id', '=', deviceId)
         .execute();
-      return { before: toDevice(row), after: toDevice(next) };
+      const after = toDevice(next);
+      if (row.status !== status) {
+        const type = status === 'online' ? 'device.online' : 'device.offline';
+        await this.outbox?.recordDevice(trx, type, after, now);
+      }
+      return { before: toDevice(row), after };
     });
   }
 
@@ -238,6 +248,7 @@ export class DevicesRepository {
           previousStatus: old.status,
         });
       }
+      await this.outbox?.recordPrinterChanges(trx, changes, now);
       return changes;
     });
   }
@@ -265,10 +276,12 @@ export class DevicesRepository {
         .set({ status, lastStatusAt: now })
         .where('id', '=', old.id)
         .execute();
-      return {
+      const change = {
         printer: toPrinter({ ...old, status, lastStatusAt: now }),
         previousStatus: old.status,
       };
+      await this.outbox?.recordPrinterChanges(trx, [change], now);
+      return change;
     });
   }
 
@@ -296,10 +309,12 @@ export class DevicesRepository {
           rows.map((r) => r.id),
         )
         .execute();
-      return rows.map((r) => ({
+      const changes = rows.map((r) => ({
         printer: toPrinter({ ...r, status: 'offline', lastStatusAt: now }),
         previousStatus: r.status,
       }));
+      await this.outbox?.recordPrinterChanges(trx, changes, now);
+      return changes;
     });
   }
 

@@ -13,6 +13,7 @@ import { PreparedCache, slot } from './prepared.js';
 import type { Database, JobEventsTable, JobsTable } from './schema.js';
 import { toJob, toJobEvent, toListedJob, type ListedJobRow } from './rows.js';
 import type { Job, JobEvent, JobState, Mode, Page, PageQuery } from './types.js';
+import type { WebhookOutbox } from './webhook-outbox.js';
 
 export interface NewJob {
   organizationId: string;
@@ -136,6 +137,8 @@ export class JobsRepository {
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
     options: JobsRepositoryOptions = {},
+    /** Webhook events are written with the change they announce (see webhook-outbox.ts). */
+    private readonly outbox?: WebhookOutbox,
   ) {
     this.idempotencyWindowMs = options.idempotencyWindowMs ?? 24 * 3_600_000;
   }
@@ -229,6 +232,7 @@ export class JobsRepository {
       eventValues[`at${i}`] = e.at;
     });
     await this.eventsInsert(events.length).run(trx, eventValues);
+    await this.outbox?.recordJob(trx, job, events);
     if (!dropContent) {
       await this.contentInsert.run(trx, { jobId: id, org, content: input.content });
     }
@@ -596,6 +600,7 @@ export class JobsRepository {
       .insertInto('jobEvents')
       .values({ jobId: job.id, organizationId: job.organizationId, ...event })
       .execute();
+    await this.outbox?.recordJob(trx, job, [event]);
     if (result.dropContent) {
       await trx.deleteFrom('jobContents').where('jobId', '=', job.id).execute();
     }

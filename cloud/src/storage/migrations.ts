@@ -7,6 +7,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import { dashboardMigration } from './migrations/0002-dashboard.js';
 import { gatewayMigration } from './migrations/0003-gateway.js';
 import { webhooksMigration } from './migrations/0004-webhooks.js';
+import { webhookOutboxMigration } from './migrations/0005-webhook-outbox.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -302,6 +303,7 @@ class InCodeMigrations implements MigrationProvider {
       '0002_dashboard': dashboardMigration(),
       '0003_gateway': gatewayMigration(),
       '0004_webhooks': webhooksMigration(),
+      '0005_webhook_outbox': webhookOutboxMigration(),
     };
   }
 }

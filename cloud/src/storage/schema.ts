@@ -281,6 +281,22 @@ export interface WebhookDeliveriesTable {
   createdAt: number;
 }
 
+/**
+ * A webhook event written in the transaction of the change it announces; the intake turns it into
+ * deliveries and deletes it (migration 0005).
+ */
+export interface WebhookOutboxTable {
+  /** The event id (`evt_…`): the envelope's id and Printwire-Event-Id. */
+  id: string;
+  organizationId: string;
+  /** live or test; null: the endpoints of both modes. */
+  mode: string | null;
+  eventType: string;
+  /** JSON `{ job }`, `{ device }`, `{ printer }` or `{ alert }`: the stored record after the change. */
+  data: string;
+  createdAt: number;
+}
+
 /** An alert rule of an organization (migration 0004). */
 export interface AlertRulesTable {
   id: string;
@@ -327,6 +343,7 @@ export interface Database {
   usageCounters: UsageCountersTable;
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  webhookOutbox: WebhookOutboxTable;
   alertRules: AlertRulesTable;
   alerts: AlertsTable;
   userProfiles: UserProfilesTable;

@@ -14,6 +14,7 @@ import { migrateToLatest, type Dialect } from './migrations.js';
 import { OrganizationsRepository } from './organizations.js';
 import type { Database } from './schema.js';
 import { TemplatesRepository, type TemplateLimits } from './templates.js';
+import { WebhookOutbox } from './webhook-outbox.js';
 import { WebhooksRepository } from './webhooks.js';
 
 export interface StoreOptions extends OpenOptions {
@@ -49,13 +50,14 @@ export class Store {
           })
         : undefined;
     const write = this.write.bind(this);
+    const outbox = new WebhookOutbox(db.reader, write, db.dialect);
     this.organizations = new OrganizationsRepository(db.reader, write);
     this.inventory = new InventoryRepository(db.reader, write);
-    this.jobs = new JobsRepository(db.reader, write, options.jobs);
+    this.jobs = new JobsRepository(db.reader, write, options.jobs, outbox);
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
     this.accounts = new AccountsRepository(db.reader, write);
-    this.devices = new DevicesRepository(db.reader, write);
-    this.webhooks = new WebhooksRepository(db.reader, write);
+    this.devices = new DevicesRepository(db.reader, write, outbox);
+    this.webhooks = new WebhooksRepository(db.reader, write, outbox);
   }
 
   static async open(options: StoreOptions): Promise<Store> {

@@ -12,6 +12,7 @@ import type {
   WebhookEndpointsTable,
 } from './schema.js';
 import type { Mode } from './types.js';
+import type { WebhookOutbox } from './webhook-outbox.js';
 
 export interface WebhookEndpoint {
   id: string;
@@ -32,7 +33,7 @@ export type WebhookDelivery = WebhookDeliveriesTable & {
   state: 'pending' | 'succeeded' | 'failed';
 };
 
-function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
+export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
   return {
     ...row,
     mode: row.mode as Mode,
@@ -45,6 +46,8 @@ export class WebhooksRepository {
   constructor(
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
+    /** Events written with their changes, and the intake that turns them into deliveries. */
+    readonly outbox: WebhookOutbox,
   ) {}
 
   async createEndpoint(
