@@ -4,7 +4,7 @@
  * tests wire the real or the test dependencies.
  */
 import { join } from 'node:path';
-import express, { type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { CacheStore, EventBus } from './cache/types.js';
 import type { CloudConfig } from './config.js';
@@ -86,6 +86,21 @@ export const OPERATIONS: Operation[] = [
   },
 ];
 
+/** Where the dashboard's endpoints live (every dashboard operation's path starts with one). */
+export const DASHBOARD_PREFIXES = ['/auth/', '/orgs', '/invitations/', '/gallery/'];
+
+/** `routers` as one handler that only sees requests whose path starts with one of `prefixes`. */
+function onlyUnder(prefixes: readonly string[], routers: Router[]): RequestHandler {
+  const group = Router();
+  for (const router of routers) group.use(router);
+  const handler: RequestHandler = (req, res, next) => {
+    if (prefixes.some((prefix) => req.path.startsWith(prefix))) group(req, res, next);
+    else next();
+  };
+  // Like a router, it shows its routes (the OpenAPI test lists every route the app serves).
+  return Object.assign(handler, { stack: group.stack });
+}
+
 export function createApp(deps: AppDeps): CloudApp {
   const { store, cache, bus, clock, logger, config } = deps;
   const jobs = new JobService({ store, bus, clock, logger, config });
@@ -150,14 +165,17 @@ export function createApp(deps: AppDeps): CloudApp {
     mailer,
     publicUrl: config.publicUrl,
   });
-  for (const router of dashboard.routers) app.use(router);
+  // The dashboard's many routes are only walked for dashboard paths: an API request skips them.
   app.use(
-    webhookDashboardRoutes({
-      store,
-      accounts: dashboard.accounts,
-      webhooks,
-      defaultPageSize: config.limits.defaultPageSize,
-    }),
+    onlyUnder(DASHBOARD_PREFIXES, [
+      ...dashboard.routers,
+      webhookDashboardRoutes({
+        store,
+        accounts: dashboard.accounts,
+        webhooks,
+        defaultPageSize: config.limits.defaultPageSize,
+      }),
+    ]),
   );
   app.use(jobRoutes(jobs, guards, config.limits.defaultPageSize));
   app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
