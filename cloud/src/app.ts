@@ -141,7 +141,7 @@ export function createApp(deps: AppDeps): CloudApp {
 
   const guards: Guards = {
     apiKey: [
-      authenticate(store),
+      authenticate(store, clock, logger),
       rateLimit(cache, clock, {
         perSecond: config.limits.rateLimitPerSecond,
         burst: config.limits.rateLimitBurst,

@@ -272,6 +272,19 @@ export class OrganizationsRepository {
     };
   }
 
+  /** Records that the key was used at `now` (kept as the latest time). */
+  async touchApiKey(organizationId: string, keyId: string, now: number): Promise<void> {
+    await this.write((trx) =>
+      trx
+        .updateTable('apiKeys')
+        .set({ lastUsedAt: now })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', keyId)
+        .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<', now)]))
+        .execute(),
+    );
+  }
+
   async revokeApiKey(organizationId: string, keyId: string, now: number): Promise<boolean> {
     return this.write(async (trx) => {
       const result = await trx

@@ -4,13 +4,43 @@
  * FORBIDDEN naming the scope.
  */
 import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import { PrintwireError } from '@printwire/shared/errors/index';
+import type { Clock } from '../../lib/clock.js';
 import { hashSecret, keyMode } from '../../services/api-keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Scope } from '../../storage/types.js';
 import { auth, locals } from '../context.js';
 
-export function authenticate(store: Store): RequestHandler {
+/** How often a key's lastUsedAt is written at most (per key and instance). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Keeps apiKeys.lastUsedAt (shown in the dashboard) to within a minute without a write per
+ * request: a key's use is written when its last recorded use is a minute old, after the request
+ * is answered, batched with other writes.
+ */
+class LastUsedRecorder {
+  private readonly written = new Map<string, number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  record(organizationId: string, keyId: string, lastUsedAt: number | null, now: number): void {
+    const last = Math.max(this.written.get(keyId) ?? 0, lastUsedAt ?? 0);
+    if (now - last < LAST_USED_RESOLUTION_MS) return;
+    if (this.written.size >= 100_000) this.written.clear();
+    this.written.set(keyId, now);
+    this.store.organizations.touchApiKey(organizationId, keyId, now).catch((err: unknown) => {
+      this.logger?.warn({ err, keyId }, 'recording when an API key was last used failed');
+    });
+  }
+}
+
+export function authenticate(store: Store, clock: Clock, logger?: Logger): RequestHandler {
+  const lastUsed = new LastUsedRecorder(store, logger);
   return async (req, res, next) => {
     const header = req.get('authorization');
     if (!header) {
@@ -32,6 +62,7 @@ export function authenticate(store: Store): RequestHandler {
     if (found.apiKey.revokedAt !== null) {
       throw new PrintwireError('UNAUTHORIZED', 'this API key has been revoked');
     }
+    lastUsed.record(found.organization.id, found.apiKey.id, found.apiKey.lastUsedAt, clock.now());
     locals(res).auth = {
       organization: found.organization,
       apiKey: found.apiKey,
