@@ -2,7 +2,9 @@
  * DeviceService: activation (a code traded once for a device token, stored hashed), token
  * checks at the WebSocket handshake, device presence and the printers an agent reports. Every
  * change a user can see is published on the bus (device.activated, device.online,
- * device.offline, printer.online, printer.offline, printer.paper_out, printer.error).
+ * device.offline, printer.online, printer.offline, printer.paper_out, printer.error); its webhook
+ * event was written to the outbox in the change's own transaction (storage/devices.ts), and the
+ * bus event tells the webhook intake to look.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -14,6 +16,7 @@ import { invalid } from '../http/errors.js';
 import { presentDevice, presentPrinter } from '../http/present.js';
 import type { Clock } from '../lib/clock.js';
 import type { PrinterChange, ReportedPrinter } from '../storage/devices.js';
+import { printerEventType } from '../storage/webhook-outbox.js';
 import type { Store } from '../storage/store.js';
 import type { Device, Printer } from '../storage/types.js';
 import { hashSecret } from './api-keys.js';
@@ -47,21 +50,12 @@ export function generateDeviceToken(): string {
   return `pwd_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Which event a printer status raises; `unknown` raises none. */
+/**
+ * Which event a printer status raises; `unknown` raises none. The storage writes the same
+ * webhook event to the outbox with the change (one rule for both).
+ */
 export function printerEventFor(status: string): InventoryChanged['type'] | undefined {
-  switch (status) {
-    case 'online':
-      return 'printer.online';
-    case 'offline':
-      return 'printer.offline';
-    case 'paper_out':
-      return 'printer.paper_out';
-    case 'cover_open':
-    case 'error':
-      return 'printer.error';
-    default:
-      return undefined;
-  }
+  return printerEventType(status);
 }
 
 function toReported(p: PrinterInfo): ReportedPrinter {

@@ -2,7 +2,9 @@
  * Opaque keyset cursors over (createdAt, id), newest first. A cursor names the last row of a
  * page; the next page holds rows strictly older, so rows created meanwhile never shift pages.
  */
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { PrintwireError } from '@printwire/shared/errors/index';
+import type { Database } from './schema.js';
 
 export interface CursorPosition {
   createdAt: number;
@@ -37,4 +39,32 @@ export function toPage<Row extends CursorPosition, T>(
     data: pageRows.map(map),
     nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
   };
+}
+
+/** The tables a newest-first page can be read from: they have (createdAt, id). */
+export type KeysetTable = {
+  [T in keyof Database]: Database[T] extends { createdAt: number; id: string } ? T : never;
+}[keyof Database];
+
+/**
+ * Orders `query` newest first on (createdAt, id) and keeps the rows after `page.after`, at most
+ * `page.limit` of them (ask for one more than a page to learn whether another follows).
+ */
+export function newestFirst<T extends KeysetTable, O>(
+  query: SelectQueryBuilder<Database, T, O>,
+  page: { after?: CursorPosition | undefined; limit: number },
+): SelectQueryBuilder<Database, T, O> {
+  const createdAt = sql.ref<number>('createdAt');
+  const id = sql.ref<string>('id');
+  let q = query;
+  const after = page.after;
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([
+        eb(createdAt, '<', after.createdAt),
+        eb.and([eb(createdAt, '=', after.createdAt), eb(id, '<', after.id)]),
+      ]),
+    );
+  }
+  return q.orderBy(createdAt, 'desc').orderBy(id, 'desc').limit(page.limit);
 }

@@ -213,6 +213,11 @@ export class WebhookOutbox {
     limit: number,
     toDeliveries: (events: OutboxEvent[], endpoints: WebhookEndpoint[]) => WebhookDeliveriesTable[],
   ): Promise<{ events: number; deliveries: number }> {
+    // A read first: most intakes find nothing, and need no write transaction to learn it.
+    const waiting = await this.prepared
+      .get('outbox.any', () => this.read.selectFrom('webhookOutbox').select('id').limit(1))
+      .execute(this.read, {});
+    if (waiting.length === 0) return { events: 0, deliveries: 0 };
     return this.write(async (trx) => {
       let q = trx
         .selectFrom('webhookOutbox')

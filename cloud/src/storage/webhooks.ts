@@ -2,7 +2,8 @@
  * Webhook endpoints and deliveries. Every read and write names the organization, except the
  * worker's (`due`, `claim`, `finishAttempt`), which spans organizations like the sweeper.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { newestFirst, type CursorPosition } from './cursor.js';
 import type { WriteFn } from './organizations.js';
 import type {
   AlertRulesTable,
@@ -87,42 +88,15 @@ export class WebhooksRepository {
   async listEndpoints(
     organizationId: string,
     mode: Mode | undefined,
-    page: { after?: { createdAt: number; id: string }; limit: number },
+    page: { after?: CursorPosition | undefined; limit: number },
   ): Promise<WebhookEndpoint[]> {
     let q = this.read
       .selectFrom('webhookEndpoints')
       .selectAll()
       .where('organizationId', '=', organizationId);
     if (mode) q = q.where('mode', '=', mode);
-    const after = page.after;
-    if (after) {
-      q = q.where((eb) =>
-        eb.or([
-          eb('createdAt', '<', after.createdAt),
-          eb.and([eb('createdAt', '=', after.createdAt), eb('id', '<', after.id)]),
-        ]),
-      );
-    }
-    const rows = await q
-      .orderBy('createdAt', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .execute();
+    const rows = await newestFirst(q, page).execute();
     return rows.map(toEndpoint);
-  }
-
-  /** The enabled endpoints of an organization that may receive `mode`'s events. */
-  async enabledEndpoints(
-    organizationId: string,
-    mode: Mode | undefined,
-  ): Promise<WebhookEndpoint[]> {
-    let q = this.read
-      .selectFrom('webhookEndpoints')
-      .selectAll()
-      .where('organizationId', '=', organizationId)
-      .where('enabled', '=', 1);
-    if (mode) q = q.where('mode', '=', mode);
-    return (await q.execute()).map(toEndpoint);
   }
 
   async updateEndpoint(
@@ -187,30 +161,18 @@ export class WebhooksRepository {
     return row as WebhookDelivery | undefined;
   }
 
+  /** Newest first, keyset-paged on (createdAt, id). */
   async listDeliveries(
     organizationId: string,
     endpointId: string,
-    page: { after?: { createdAt: number; id: string }; limit: number },
+    page: { after?: CursorPosition | undefined; limit: number },
   ): Promise<WebhookDelivery[]> {
-    let q = this.read
+    const q = this.read
       .selectFrom('webhookDeliveries')
       .selectAll()
       .where('organizationId', '=', organizationId)
       .where('endpointId', '=', endpointId);
-    const after = page.after;
-    if (after) {
-      q = q.where((eb) =>
-        eb.or([
-          eb('createdAt', '<', after.createdAt),
-          eb.and([eb('createdAt', '=', after.createdAt), eb('id', '<', after.id)]),
-        ]),
-      );
-    }
-    const rows = await q
-      .orderBy('createdAt', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .execute();
+    const rows = await newestFirst(q, page).execute();
     return rows as WebhookDelivery[];
   }
 
@@ -389,6 +351,17 @@ export class WebhooksRepository {
     return q.orderBy('createdAt').orderBy('id').execute();
   }
 
+  /** The organizations that have a rule of `kind` (the alert timer's start, across organizations). */
+  async organizationsWithRules(kind: string): Promise<string[]> {
+    const rows = await this.read
+      .selectFrom('alertRules')
+      .select('organizationId')
+      .distinct()
+      .where('kind', '=', kind)
+      .execute();
+    return rows.map((r) => r.organizationId);
+  }
+
   async deleteRule(organizationId: string, id: string): Promise<boolean> {
     return this.write(async (trx) => {
       await trx
@@ -405,24 +378,41 @@ export class WebhooksRepository {
     });
   }
 
-  /** Opens an alert unless one is open for (rule, subject); returns the new alert or null. */
-  async openAlert(row: AlertsTable): Promise<AlertsTable | null> {
+  /**
+   * Opens an alert unless one is open for (rule, subject); returns the new alert or null. The
+   * unique index on open alerts decides between instances opening it at the same moment. With
+   * `announce`, its alert.opened event is written in the same transaction.
+   */
+  async openAlert(row: AlertsTable, announce: boolean): Promise<AlertsTable | null> {
     return this.write(async (trx) => {
-      const open = await trx
-        .selectFrom('alerts')
-        .select('id')
-        .where('ruleId', '=', row.ruleId)
-        .where('subjectId', '=', row.subjectId)
-        .where('state', '=', 'open')
+      const result = await trx
+        .insertInto('alerts')
+        .values(row)
+        .onConflict((oc) =>
+          // The predicate of the partial index, as a literal so that the index is inferred.
+          oc
+            .columns(['ruleId', 'subjectId'])
+            .where(sql.ref('state'), '=', sql.lit('open'))
+            .doNothing(),
+        )
         .executeTakeFirst();
-      if (open) return null;
-      await trx.insertInto('alerts').values(row).execute();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return null;
+      if (announce) await this.outbox.recordAlert(trx, 'alert.opened', row, row.openedAt);
       return row;
     });
   }
 
-  /** Resolves the open alert of (rule, subject); returns it or null when none was open. */
-  async resolveAlert(ruleId: string, subjectId: string, now: number): Promise<AlertsTable | null> {
+  /**
+   * Resolves the open alert of (rule, subject); returns it, or null when none was open (or
+   * another instance resolved it first). With `announce`, its alert.resolved event is written in
+   * the same transaction.
+   */
+  async resolveAlert(
+    ruleId: string,
+    subjectId: string,
+    now: number,
+    announce: boolean,
+  ): Promise<AlertsTable | null> {
     return this.write(async (trx) => {
       const open = await trx
         .selectFrom('alerts')
@@ -432,12 +422,16 @@ export class WebhooksRepository {
         .where('state', '=', 'open')
         .executeTakeFirst();
       if (!open) return null;
-      await trx
+      const updated = await trx
         .updateTable('alerts')
         .set({ state: 'resolved', resolvedAt: now })
         .where('id', '=', open.id)
-        .execute();
-      return { ...open, state: 'resolved', resolvedAt: now };
+        .where('state', '=', 'open')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return null;
+      const resolved = { ...open, state: 'resolved', resolvedAt: now };
+      if (announce) await this.outbox.recordAlert(trx, 'alert.resolved', resolved, now);
+      return resolved;
     });
   }
 
@@ -452,14 +446,21 @@ export class WebhooksRepository {
       .execute();
   }
 
-  /** Live jobs finished (printed or failed) since `since`: how many, how many failed. */
+  /**
+   * Live jobs finished (printed or failed) since `since`: how many, how many failed, and when the
+   * oldest of them finished (null: none did).
+   */
   async finishedJobs(
     organizationId: string,
     since: number,
-  ): Promise<{ total: number; failed: number }> {
+  ): Promise<{ total: number; failed: number; oldestFinishedAt: number | null }> {
     const rows = await this.read
       .selectFrom('jobs')
-      .select(['state', (eb) => eb.fn.countAll<number>().as('count')])
+      .select([
+        'state',
+        (eb) => eb.fn.countAll<number>().as('count'),
+        (eb) => eb.fn.min<number>('finishedAt').as('oldest'),
+      ])
       .where('organizationId', '=', organizationId)
       .where('mode', '=', 'live')
       .where('state', 'in', ['printed', 'failed'])
@@ -468,10 +469,13 @@ export class WebhooksRepository {
       .execute();
     let total = 0;
     let failed = 0;
+    let oldestFinishedAt: number | null = null;
     for (const r of rows) {
       total += Number(r.count);
       if (r.state === 'failed') failed += Number(r.count);
+      const oldest = Number(r.oldest);
+      if (oldestFinishedAt === null || oldest < oldestFinishedAt) oldestFinishedAt = oldest;
     }
-    return { total, failed };
+    return { total, failed, oldestFinishedAt };
   }
 }

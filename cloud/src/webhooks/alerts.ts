@@ -3,12 +3,15 @@
  * - device_offline: opens on device.offline, resolves on device.online (subject: the device);
  * - printer_offline: opens on printer.offline, resolves on printer.online (subject: the printer);
  * - paper_out: opens on printer.paper_out, resolves on printer.online;
- * - failure_rate: after each live job printed or failed, the share of failed jobs among the live
- *   jobs finished in the last `windowMinutes` (when at least `minJobs` finished) is compared with
- *   `thresholdPercent`: at or above opens, below resolves (subject: the organization). It is
- *   evaluated when a job finishes, not on a timer.
+ * - failure_rate: the share of failed jobs among the live jobs finished in the last
+ *   `windowMinutes`, when at least `minJobs` finished, at or above `thresholdPercent` (subject: the
+ *   organization). Checked when a live job prints or fails, when the rule is created, at start, and
+ *   on a timer at the moment the oldest job of the last check leaves the window: the share changes
+ *   then too, with no event, so an alert opened by a burst of failures resolves once the burst is
+ *   out of the window, and one opens as soon as the printed jobs that kept it closed leave it.
  * An alert opens once (one open alert per rule and subject) and resolves once. Channels: webhook
- * (alert.opened / alert.resolved to the endpoints subscribed to them) and email (the owners).
+ * (alert.opened / alert.resolved, written to the outbox with the alert, to the endpoints subscribed
+ * to them) and email (the owners).
  */
 import type { Logger } from 'pino';
 import { PrintwireError } from '@printwire/shared/errors/index';
@@ -121,6 +124,11 @@ function changesOf(event: BusEvent): Change[] {
 export class AlertService {
   private chain: Promise<void> = Promise.resolve();
   private unsubscribe: (() => Promise<void>) | undefined;
+  /** When each organization's failure-rate rules must be checked again (clock milliseconds). */
+  private readonly recheckAt = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private readonly maxTimerMs: number;
 
   constructor(
     private readonly deps: {
@@ -132,16 +140,31 @@ export class AlertService {
       mailer?: WebhookMailer | undefined;
       /** Rules per organization. Default 50. */
       maxRules?: number;
+      /**
+       * Longest real-time wait of the re-check timer, so that a clock that is not the system's
+       * (or jumps) is still followed. Default 60 s.
+       */
+      maxTimerMs?: number;
     },
-  ) {}
+  ) {
+    this.maxTimerMs = deps.maxTimerMs ?? 60_000;
+  }
 
+  /** Subscribes to the bus and checks every failure-rate rule once (arming the timer). */
   async start(): Promise<void> {
     this.unsubscribe ??= await this.deps.bus.subscribe((e) => this.accept(e));
+    this.stopped = false;
+    this.enqueue(async () => {
+      const organizations = await this.deps.store.webhooks.organizationsWithRules('failure_rate');
+      for (const organizationId of organizations) await this.failureRate(organizationId);
+    });
   }
 
   async stop(): Promise<void> {
     await this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.stopped = true;
+    clearTimeout(this.timer);
     await this.chain;
   }
 
@@ -151,9 +174,47 @@ export class AlertService {
   }
 
   accept(event: BusEvent): void {
+    this.enqueue(() => this.evaluate(event));
+  }
+
+  /**
+   * Checks the failure-rate rules of every organization whose re-check time has come (the timer
+   * calls it; tests call it after moving the clock). Resolves once they are checked.
+   */
+  recheck(): Promise<void> {
+    return this.enqueue(async () => {
+      const now = this.deps.clock.now();
+      const due = [...this.recheckAt].filter(([, at]) => at <= now).map(([id]) => id);
+      for (const organizationId of due) {
+        this.recheckAt.delete(organizationId);
+        await this.failureRate(organizationId);
+      }
+      this.arm();
+    });
+  }
+
+  /** The next failure-rate re-check (clock milliseconds), or undefined when none is needed. */
+  nextRecheckAt(): number | undefined {
+    let next: number | undefined;
+    for (const at of this.recheckAt.values()) if (next === undefined || at < next) next = at;
+    return next;
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
     this.chain = this.chain
-      .then(() => this.evaluate(event))
+      .then(step)
       .catch((err: unknown) => this.deps.logger.error({ err }, 'alerts: evaluation failed'));
+    return this.chain;
+  }
+
+  /** Wakes at the next re-check, or after `maxTimerMs` when that is later. */
+  private arm(): void {
+    clearTimeout(this.timer);
+    const next = this.nextRecheckAt();
+    if (this.stopped || next === undefined) return;
+    const delay = Math.min(Math.max(0, next - this.deps.clock.now()), this.maxTimerMs);
+    this.timer = setTimeout(() => void this.recheck(), delay);
+    this.timer.unref();
   }
 
   async createRule(organizationId: string, input: AlertRuleInput): Promise<AlertRuleView> {
@@ -182,6 +243,8 @@ export class AlertService {
         `an organization has at most ${max} alert rules`,
       );
     }
+    // The window may already hold enough failures; the check also schedules the timer.
+    if (rate) await this.enqueue(() => this.failureRate(organizationId));
     return presentRule(row);
   }
 
@@ -217,20 +280,33 @@ export class AlertService {
     }
   }
 
+  /**
+   * Opens or resolves each failure-rate rule of the organization, and schedules the next check
+   * for when the oldest finished job counted leaves its window (one millisecond after the window's
+   * length: `finishedAt >= now - window` still counts it at exactly that length).
+   */
   private async failureRate(organizationId: string): Promise<void> {
     const rules = await this.deps.store.webhooks.rules(organizationId, ['failure_rate']);
     const now = this.deps.clock.now();
+    let next: number | undefined;
     for (const rule of rules) {
-      const { total, failed } = await this.deps.store.webhooks.finishedJobs(
+      const windowMs = rule.windowMinutes! * 60_000;
+      const { total, failed, oldestFinishedAt } = await this.deps.store.webhooks.finishedJobs(
         organizationId,
-        now - rule.windowMinutes! * 60_000,
+        now - windowMs,
       );
-      if (total < rule.minJobs!) continue;
-      const percent = (failed * 100) / total;
+      if (oldestFinishedAt !== null) {
+        const leaves = oldestFinishedAt + windowMs + 1;
+        if (next === undefined || leaves < next) next = leaves;
+      }
+      const percent = total === 0 ? 0 : (failed * 100) / total;
+      const holds = total >= rule.minJobs! && percent >= rule.thresholdPercent!;
       const details = { failed, finished: total, percent: Math.round(percent * 10) / 10 };
-      const action = percent >= rule.thresholdPercent! ? 'open' : 'resolve';
-      await this.apply(rule, action, organizationId, details);
+      await this.apply(rule, holds ? 'open' : 'resolve', organizationId, details);
     }
+    if (next === undefined) this.recheckAt.delete(organizationId);
+    else this.recheckAt.set(organizationId, next);
+    this.arm();
   }
 
   private async apply(
@@ -241,29 +317,30 @@ export class AlertService {
   ): Promise<void> {
     const { store, clock } = this.deps;
     const now = clock.now();
+    const channels = JSON.parse(rule.channels) as string[];
+    const announce = channels.includes('webhook');
     const alert =
       action === 'open'
-        ? await store.webhooks.openAlert({
-            id: newId('alt', now),
-            organizationId: rule.organizationId,
-            ruleId: rule.id,
-            kind: rule.kind,
-            subjectId,
-            state: 'open',
-            details: JSON.stringify(details),
-            openedAt: now,
-            resolvedAt: null,
-          })
-        : await store.webhooks.resolveAlert(rule.id, subjectId, now);
+        ? await store.webhooks.openAlert(
+            {
+              id: newId('alt', now),
+              organizationId: rule.organizationId,
+              ruleId: rule.id,
+              kind: rule.kind,
+              subjectId,
+              state: 'open',
+              details: JSON.stringify(details),
+              openedAt: now,
+              resolvedAt: null,
+            },
+            announce,
+          )
+        : await store.webhooks.resolveAlert(rule.id, subjectId, now, announce);
     if (!alert) return;
     const view = presentAlert(alert);
-    const channels = JSON.parse(rule.channels) as string[];
     const type = action === 'open' ? 'alert.opened' : 'alert.resolved';
-    if (channels.includes('webhook')) {
-      await this.deps.webhooks.record([
-        { type, organizationId: rule.organizationId, mode: undefined, data: { alert: view } },
-      ]);
-    }
+    // The event was committed with the alert; the intake delivers it.
+    if (announce) void this.deps.webhooks.intake();
     if (channels.includes('email') && this.deps.mailer) {
       for (const to of await store.webhooks.ownerEmails(rule.organizationId)) {
         await this.deps.mailer.send({

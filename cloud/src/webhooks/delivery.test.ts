@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { MemoryBus } from '../cache/memory.js';
-import type { JobStateChanged } from '../cache/types.js';
 import { ManualClock } from '../lib/clock.js';
 import { bootstrap } from '../services/bootstrap.js';
 import { Store } from '../storage/store.js';
-import type { Organization } from '../storage/types.js';
+import type { Job, JobState, Organization } from '../storage/types.js';
 import type { WebhookOptions } from './options.js';
 import { WebhookService } from './service.js';
 import { startReceiver, type Received, type Receiver } from './test-receiver.js';
@@ -19,16 +18,34 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const logger = pino({ level: 'silent' });
 
-function jobEvent(organizationId: string, jobId: string, state = 'printed'): JobStateChanged {
+/** A live job as the store holds it after a change to `state`. */
+function storedJob(organizationId: string, id: string, state: JobState, at: number): Job {
   return {
-    type: 'job.state_changed',
+    id,
     organizationId,
     mode: 'live',
-    jobId,
-    state: state as JobStateChanged['state'],
-    errorCode: null,
-    at: new Date().toISOString(),
-    job: { id: jobId, state },
+    idempotencyKey: null,
+    deviceId: 'dev_1',
+    printerId: 'prn_1',
+    source: 'cloud',
+    type: 'text',
+    encoding: 'utf8',
+    templateId: null,
+    state,
+    attempt: 1,
+    maxAttempts: 3,
+    errorCode: state === 'failed' ? 'PRINTER_OFFLINE' : null,
+    errorMessage: null,
+    metadata: {},
+    options: {},
+    contentRetained: true,
+    hasPreview: false,
+    createdAt: at,
+    updatedAt: at,
+    dispatchedAt: at,
+    printedAt: state === 'printed' ? at : null,
+    expiresAt: null,
+    finishedAt: state === 'printed' || state === 'failed' ? at : null,
   };
 }
 
@@ -95,8 +112,21 @@ describe('webhook deliveries', () => {
     return { service, organization, webhook, secret, mails };
   }
 
-  async function publish(service: WebhookService, event: JobStateChanged) {
-    service.accept(event);
+  /** A job write: its webhook event is committed to the outbox in the same transaction. */
+  async function commit(organizationId: string, jobId: string, state: JobState = 'printed') {
+    const at = clock.now();
+    const job = storedJob(organizationId, jobId, state, at);
+    await store.write((trx) => store.webhooks.outbox.recordJob(trx, job, [{ state, at }]));
+  }
+
+  /** A job write, then the intake and every attempt due. */
+  async function publish(
+    service: WebhookService,
+    organizationId: string,
+    jobId: string,
+    state?: JobState,
+  ) {
+    await commit(organizationId, jobId, state);
     await service.settled();
     await service.worker.drain();
   }
@@ -104,7 +134,7 @@ describe('webhook deliveries', () => {
   test('a failing delivery is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h with the same body', async () => {
     const { service, organization, webhook, secret } = await setup();
     receiver.respond = () => 500;
-    await publish(service, jobEvent(organization.id, 'job_1'));
+    await publish(service, organization.id, 'job_1');
     assert.equal(receiver.received.length, 1);
     for (const [i, delay] of [MIN, 5 * MIN, 30 * MIN, 2 * HOUR, 6 * HOUR, 12 * HOUR].entries()) {
       clock.advance(delay - 1);
@@ -131,7 +161,7 @@ describe('webhook deliveries', () => {
   test('a 2xx ends the retries; a 3xx is a failure (redirects are not followed)', async () => {
     const { service, organization, webhook } = await setup();
     receiver.respond = (_r, i) => (i === 0 ? 302 : 204);
-    await publish(service, jobEvent(organization.id, 'job_2'));
+    await publish(service, organization.id, 'job_2');
     clock.advance(MIN);
     await service.worker.drain();
     clock.advance(24 * HOUR);
@@ -146,13 +176,13 @@ describe('webhook deliveries', () => {
     const { service, organization, webhook, mails } = await setup();
     receiver.respond = () => 500;
     const start = new Date(clock.now()).toISOString();
-    await publish(service, jobEvent(organization.id, 'job_a'));
+    await publish(service, organization.id, 'job_a');
     clock.advance(3 * 24 * HOUR - 1);
-    await publish(service, jobEvent(organization.id, 'job_b'));
+    await publish(service, organization.id, 'job_b');
     let endpoint = await service.get(organization.id, webhook.id);
     assert.equal(endpoint.enabled, true, 'one millisecond short of 3 days');
     clock.advance(1);
-    await publish(service, jobEvent(organization.id, 'job_c'));
+    await publish(service, organization.id, 'job_c');
     endpoint = await service.get(organization.id, webhook.id);
     assert.equal(endpoint.enabled, false);
     assert.match(endpoint.disabledReason!, new RegExp(`no successful delivery since ${start}`));
@@ -160,7 +190,7 @@ describe('webhook deliveries', () => {
     assert.match(mails[0]!.to, /@example\.com$/);
     // Disabled: new events are not stored for it, pending retries wait.
     const before = receiver.received.length;
-    await publish(service, jobEvent(organization.id, 'job_d'));
+    await publish(service, organization.id, 'job_d');
     clock.advance(HOUR);
     await service.worker.drain();
     assert.equal(receiver.received.length, before);
@@ -176,20 +206,20 @@ describe('webhook deliveries', () => {
   test('a success within 3 days resets the endpoint’s failure clock', async () => {
     const { service, organization, webhook } = await setup();
     receiver.respond = () => 500;
-    await publish(service, jobEvent(organization.id, 'job_e'));
+    await publish(service, organization.id, 'job_e');
     clock.advance(2 * 24 * HOUR);
     receiver.respond = () => 200;
-    await publish(service, jobEvent(organization.id, 'job_f'));
+    await publish(service, organization.id, 'job_f');
     receiver.respond = () => 500;
     clock.advance(2 * 24 * HOUR);
-    await publish(service, jobEvent(organization.id, 'job_g'));
+    await publish(service, organization.id, 'job_g');
     assert.equal((await service.get(organization.id, webhook.id)).enabled, true);
   });
 
   test('a restart during retries loses nothing: the reopened store continues the delivery', async () => {
     const { service, organization, webhook, secret } = await setup();
     receiver.respond = () => 503;
-    await publish(service, jobEvent(organization.id, 'job_r'));
+    await publish(service, organization.id, 'job_r');
     assert.equal(receiver.received.length, 1);
     await service.stop();
     await store.close();
@@ -220,7 +250,7 @@ describe('webhook deliveries', () => {
     let release: () => void = () => {};
     receiver.respond = (_r, i) =>
       i === 2 ? new Promise<number>((resolve) => (release = () => resolve(200))) : 200;
-    for (let i = 0; i < 10; i++) service.accept(jobEvent(organization.id, `job_o${i}`));
+    for (let i = 0; i < 10; i++) await commit(organization.id, `job_o${i}`);
     await service.settled();
     await service.worker.drain();
     release();
@@ -245,7 +275,7 @@ describe('webhook deliveries', () => {
     const hung: Array<() => void> = [];
     slow.respond = () => new Promise<number>((resolve) => hung.push(() => resolve(200)));
     await service.create(organization, 'live', { url: slow.url, events: ['job.printed'] });
-    for (let i = 0; i < 10; i++) service.accept(jobEvent(organization.id, `job_s${i}`));
+    for (let i = 0; i < 10; i++) await commit(organization.id, `job_s${i}`);
     await service.settled();
     service.worker.start();
     await receiver.waitFor(10);
@@ -263,14 +293,14 @@ describe('webhook deliveries', () => {
     const { secret: rotated } = await service.rotateSecret(organization, webhook.id);
     assert.notEqual(rotated, secret);
     assert.match(rotated, /^whsec_/);
-    await publish(service, jobEvent(organization.id, 'job_k'));
+    await publish(service, organization.id, 'job_k');
     assert.ok(signedWith(rotated, receiver.received[0]!));
     assert.ok(!signedWith(secret, receiver.received[0]!));
   });
 
   test('resend sends the same event again; webhook.test goes to one endpoint', async () => {
     const { service, organization, webhook } = await setup();
-    await publish(service, jobEvent(organization.id, 'job_z'));
+    await publish(service, organization.id, 'job_z');
     const [delivery] = (await service.deliveries(organization, webhook.id, { limit: 1 })).data;
     await service.resend(organization, webhook.id, delivery!.id);
     await service.worker.drain();
@@ -284,10 +314,10 @@ describe('webhook deliveries', () => {
 
   test('job states other than queued, printed, failed and cancelled send nothing', async () => {
     const { service, organization } = await setup();
-    await publish(service, jobEvent(organization.id, 'job_x', 'sending'));
-    await publish(service, jobEvent(organization.id, 'job_x', 'queued'));
+    await publish(service, organization.id, 'job_x', 'sending');
+    await publish(service, organization.id, 'job_x', 'queued');
     assert.equal(receiver.received.length, 0, 'job.queued is not subscribed');
-    await publish(service, jobEvent(organization.id, 'job_x', 'failed'));
+    await publish(service, organization.id, 'job_x', 'failed');
     assert.deepEqual(
       receiver.received.map((r) => r.body.type),
       ['job.failed'],

@@ -1,11 +1,15 @@
 /**
- * The spec's event names and how bus events map to them. Job state changes: queued → job.queued,
- * printed → job.printed, failed → job.failed, cancelled → job.cancelled (other states send
- * nothing). Device and printer events keep their names; they carry no mode and go to the
- * endpoints of both modes (test keys see real printers too, ../shared/CONTRACT.md).
+ * The spec's event names, how an outbox event becomes its envelope, and which bus events tell the
+ * intake that new outbox events were committed. Job state changes: queued → job.queued, printed →
+ * job.printed, failed → job.failed, cancelled → job.cancelled (other states send nothing); they
+ * go to the endpoints of the job's mode. Device and printer events keep their names and go to the
+ * endpoints of their mode: a real agent's device and printers are live, the sandbox device and its
+ * virtual printers are test. Alerts go to the endpoints of both modes.
  */
 import type { BusEvent } from '../cache/types.js';
-import type { Mode } from '../storage/types.js';
+import { presentDevice, presentJob, presentPrinter } from '../http/present.js';
+import { JOB_STATE_EVENTS, type OutboxEvent } from '../storage/webhook-outbox.js';
+import { presentAlert } from './alerts.js';
 
 export const WEBHOOK_EVENTS = [
   'job.queued',
@@ -25,56 +29,30 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
-export interface MappedEvent {
-  type: WebhookEventType;
-  organizationId: string;
-  /** Undefined: both modes' endpoints receive it. */
-  mode: Mode | undefined;
-  data: Record<string, unknown>;
+/**
+ * True when the bus event announces a change that may have written outbox events (the intake
+ * then looks at once instead of at its next timer).
+ */
+export function announcesWebhookEvent(event: BusEvent): boolean {
+  switch (event.type) {
+    case 'job.state_changed':
+      return JOB_STATE_EVENTS[event.state] !== undefined;
+    case 'gateway.signal':
+      return false;
+    default:
+      return true;
+  }
 }
 
-const JOB_STATES: Record<string, WebhookEventType> = {
-  queued: 'job.queued',
-  printed: 'job.printed',
-  failed: 'job.failed',
-  cancelled: 'job.cancelled',
-};
-
-/** The webhook event a bus event is, or null (not every bus event is one). */
-export function toWebhookEvent(event: BusEvent): MappedEvent | null {
-  switch (event.type) {
-    case 'job.state_changed': {
-      const type = JOB_STATES[event.state];
-      if (!type) return null;
-      return {
-        type,
-        organizationId: event.organizationId,
-        mode: event.mode,
-        data: { job: event.job },
-      };
-    }
-    case 'device.activated':
-    case 'device.online':
-    case 'device.offline':
-      return {
-        type: event.type,
-        organizationId: event.organizationId,
-        mode: undefined,
-        data: { device: event.resource },
-      };
-    case 'printer.online':
-    case 'printer.offline':
-    case 'printer.paper_out':
-    case 'printer.error':
-      return {
-        type: event.type,
-        organizationId: event.organizationId,
-        mode: undefined,
-        data: { printer: event.resource },
-      };
-    default:
-      return null;
+/** The envelope's `data`: the stored record as the /v1 GET endpoint shows it. */
+export function presentData(data: OutboxEvent['data']): Record<string, unknown> {
+  if ('job' in data) {
+    const { events: _events, ...job } = presentJob(data.job);
+    return { job };
   }
+  if ('device' in data) return { device: presentDevice(data.device) };
+  if ('printer' in data) return { printer: presentPrinter(data.printer) };
+  return { alert: presentAlert(data.alert) };
 }
 
 /** The envelope, serialised once: the stored body is sent as is on every attempt. */

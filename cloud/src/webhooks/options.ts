@@ -17,8 +17,13 @@ export interface WebhookOptions {
   maxConcurrentPerEndpoint: number;
   /** How often the worker looks for due deliveries when not nudged. Default 1 s. */
   pollIntervalMs: number;
-  /** Due deliveries read per look. Default 200. */
+  /** Due deliveries read per look, and outbox events turned into deliveries per transaction. Default 200. */
   batchSize: number;
+  /**
+   * How often the intake looks at the outbox when no bus event announced a change (a lost bus
+   * message, another instance's crash). Default 1 s.
+   */
+  outboxIntervalMs: number;
 }
 
 const MINUTE = 60_000;
@@ -35,4 +40,5 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
   maxConcurrentPerEndpoint: 4,
   pollIntervalMs: 1000,
   batchSize: 200,
+  outboxIntervalMs: 1000,
 };

@@ -1,7 +1,10 @@
 /**
- * Webhook endpoints (create, list, update, delete, rotate, enable) and the event intake: every
- * bus event that is a webhook event becomes one stored delivery per matching enabled endpoint,
- * before any attempt; the worker then sends it.
+ * Webhook endpoints (create, list, update, delete, rotate, enable) and the event intake. Events
+ * are written to the outbox in the transaction of the change they announce (storage/
+ * webhook-outbox.ts); the intake turns each into one delivery per matching enabled endpoint and
+ * deletes it, in one transaction, before any attempt; the worker then sends the deliveries. The
+ * intake runs when a bus event announces a change, on a short timer, and at start (events a crash
+ * left behind).
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -14,9 +17,10 @@ import { decodeCursor, toPage } from '../storage/cursor.js';
 import type { WebhookDeliveriesTable } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
 import type { Mode, Organization, Plan } from '../storage/types.js';
+import type { OutboxEvent } from '../storage/webhook-outbox.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../storage/webhooks.js';
 import { AlertService } from './alerts.js';
-import { envelope, toWebhookEvent, type MappedEvent } from './events.js';
+import { announcesWebhookEvent, envelope, presentData } from './events.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
 import { WebhookSender } from './sender.js';
 import { urlProblem } from './url-guard.js';
@@ -83,6 +87,64 @@ export function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
+function deliveryRow(
+  endpoint: WebhookEndpoint,
+  event: { id: string; type: string; createdAt: number },
+  body: string,
+  now: number,
+): WebhookDeliveriesTable {
+  return {
+    id: newId('whd', now),
+    endpointId: endpoint.id,
+    organizationId: endpoint.organizationId,
+    eventId: event.id,
+    eventType: event.type,
+    body,
+    state: 'pending',
+    attempts: 0,
+    nextAttemptAt: now,
+    lastAttemptAt: null,
+    responseStatus: null,
+    durationMs: null,
+    error: null,
+    createdAt: event.createdAt,
+  };
+}
+
+/**
+ * One delivery per event and enabled endpoint of its organization that subscribes to it, in its
+ * mode (an event without a mode: either). Pure: the outbox intake may run it twice on SQLite.
+ */
+export function deliveriesFor(
+  events: OutboxEvent[],
+  endpoints: WebhookEndpoint[],
+  now: number,
+): WebhookDeliveriesTable[] {
+  const byOrganization = new Map<string, WebhookEndpoint[]>();
+  for (const e of endpoints) {
+    const list = byOrganization.get(e.organizationId);
+    if (list) list.push(e);
+    else byOrganization.set(e.organizationId, [e]);
+  }
+  const rows: WebhookDeliveriesTable[] = [];
+  for (const event of events) {
+    let body: string | undefined;
+    for (const endpoint of byOrganization.get(event.organizationId) ?? []) {
+      if (event.mode !== null && endpoint.mode !== event.mode) continue;
+      if (!endpoint.events.includes(event.type)) continue;
+      body ??= envelope(
+        event.id,
+        event.type,
+        event.createdAt,
+        event.organizationId,
+        presentData(event.data),
+      );
+      rows.push(deliveryRow(endpoint, event, body, now));
+    }
+  }
+  return rows;
+}
+
 export interface WebhookInput {
   url: string;
   events: string[];
@@ -95,8 +157,10 @@ export class WebhookService {
   /** Alert rules and alerts; they send alert.opened / alert.resolved through this service. */
   readonly alerts: AlertService;
   private readonly sender: WebhookSender;
-  private intake: Promise<void> = Promise.resolve();
-  private readonly pending: MappedEvent[] = [];
+  private intaking: Promise<void> | undefined;
+  private intakeAgain = false;
+  private intakeTimer: NodeJS.Timeout | undefined;
+  private stopped = true;
   private unsubscribe: (() => Promise<void>) | undefined;
 
   constructor(
@@ -133,9 +197,14 @@ export class WebhookService {
     });
   }
 
-  /** Subscribes to the bus and starts the worker. */
+  /**
+   * Subscribes to the bus, runs the intake at once (events a crash left in the outbox) and then
+   * on its timer, and starts the alerts and the worker.
+   */
   async start(): Promise<void> {
     this.unsubscribe ??= await this.deps.bus.subscribe((event) => this.accept(event));
+    this.stopped = false;
+    this.scheduleIntake(0);
     await this.alerts.start();
     this.worker.start();
   }
@@ -143,81 +212,69 @@ export class WebhookService {
   async stop(): Promise<void> {
     await this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.stopped = true;
+    clearTimeout(this.intakeTimer);
     await this.alerts.stop();
-    await this.intake;
+    await this.intaking;
     await this.worker.stop();
     this.sender.close();
   }
 
-  /** Resolves once every event accepted so far is stored as deliveries. */
+  /** Resolves once every outbox event committed before the call is stored as deliveries. */
   settled(): Promise<void> {
-    return this.intake;
+    return this.intake();
   }
 
-  /** Queues a bus event for intake; events waiting together are stored in one transaction. */
+  /** A bus event announcing a change that may have written outbox events: intake now. */
   accept(event: BusEvent): void {
-    const mapped = toWebhookEvent(event);
-    if (!mapped) return;
-    this.pending.push(mapped);
-    if (this.pending.length > 1) return; // a flush is already queued
-    this.intake = this.intake
-      .then(async () => {
-        const batch = this.pending.splice(0);
-        await this.record(batch);
-      })
-      .catch((err: unknown) => {
-        this.deps.logger.error({ err }, 'webhook: storing deliveries failed');
-      });
+    if (announcesWebhookEvent(event)) void this.intake();
   }
 
-  /** Stores one delivery per enabled endpoint subscribed to each event; returns how many. */
-  async record(events: MappedEvent[]): Promise<number> {
-    const { store, clock } = this.deps;
-    const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
-    const rows: WebhookDeliveriesTable[] = [];
-    for (const event of events) {
-      const key = `${event.organizationId}:${event.mode ?? '*'}`;
-      let found = endpointsOf.get(key);
-      if (!found) {
-        found = store.webhooks.enabledEndpoints(event.organizationId, event.mode);
-        endpointsOf.set(key, found);
-      }
-      const endpoints = (await found).filter((e) => e.events.includes(event.type));
-      if (endpoints.length === 0) continue;
-      const now = clock.now();
-      const eventId = newId('evt', now);
-      const body = envelope(eventId, event.type, now, event.organizationId, event.data);
-      for (const e of endpoints) rows.push(this.deliveryRow(e, eventId, event.type, body, now));
+  /**
+   * Moves every outbox event into deliveries, batch by batch, and nudges the worker; concurrent
+   * calls coalesce into one more pass. Failures are logged and left to the next pass.
+   */
+  intake(): Promise<void> {
+    if (this.intaking) {
+      this.intakeAgain = true;
+      return this.intaking;
     }
-    if (rows.length === 0) return 0;
-    await store.webhooks.insertDeliveries(rows);
-    this.worker.nudge();
-    return rows.length;
+    this.intaking = (async () => {
+      try {
+        do {
+          this.intakeAgain = false;
+          await this.intakeAll();
+        } while (this.intakeAgain);
+      } catch (err) {
+        this.deps.logger.error({ err }, 'webhook: storing deliveries failed');
+      } finally {
+        this.intaking = undefined;
+      }
+    })();
+    return this.intaking;
   }
 
-  private deliveryRow(
-    endpoint: WebhookEndpoint,
-    eventId: string,
-    type: string,
-    body: string,
-    now: number,
-  ): WebhookDeliveriesTable {
-    return {
-      id: newId('whd', now),
-      endpointId: endpoint.id,
-      organizationId: endpoint.organizationId,
-      eventId,
-      eventType: type,
-      body,
-      state: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      lastAttemptAt: null,
-      responseStatus: null,
-      durationMs: null,
-      error: null,
-      createdAt: now,
-    };
+  private async intakeAll(): Promise<void> {
+    const { store, clock } = this.deps;
+    const limit = this.options.batchSize;
+    for (;;) {
+      const now = clock.now();
+      const taken = await store.webhooks.outbox.drain(limit, (events, endpoints) =>
+        deliveriesFor(events, endpoints, now),
+      );
+      if (taken.deliveries > 0) this.worker.nudge();
+      if (taken.events < limit) return;
+    }
+  }
+
+  private scheduleIntake(ms: number): void {
+    clearTimeout(this.intakeTimer);
+    this.intakeTimer = setTimeout(() => {
+      void this.intake().finally(() => {
+        if (!this.stopped) this.scheduleIntake(this.options.outboxIntervalMs);
+      });
+    }, ms);
+    this.intakeTimer.unref();
   }
 
   /** 403 PLAN_REQUIRED below Business. */
@@ -374,9 +431,9 @@ export class WebhookService {
     this.requirePlan(organization);
     const endpoint = await this.get(organization.id, id);
     const now = this.deps.clock.now();
-    const eventId = newId('evt', now);
-    const body = envelope(eventId, 'webhook.test', now, organization.id, {});
-    const row = this.deliveryRow(endpoint, eventId, 'webhook.test', body, now);
+    const event = { id: newId('evt', now), type: 'webhook.test', createdAt: now };
+    const body = envelope(event.id, event.type, now, organization.id, {});
+    const row = deliveryRow(endpoint, event, body, now);
     await this.deps.store.webhooks.insertDeliveries([row]);
     this.worker.nudge();
     return presentDelivery(row as WebhookDelivery);
