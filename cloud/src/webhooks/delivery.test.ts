@@ -245,6 +245,45 @@ describe('webhook deliveries', () => {
     assert.equal(delivery!.attempts, 2);
   });
 
+  test('a restart after the job writes and before the intake loses no delivery; each event is stored once', async () => {
+    const { service, organization, webhook } = await setup();
+    // Committed with their jobs, never taken in: the cloud stops before any intake runs.
+    await commit(organization.id, 'job_w1');
+    await commit(organization.id, 'job_w2', 'failed');
+    await commit(organization.id, 'job_w3', 'sending');
+    await service.stop();
+    await store.close();
+
+    store = await Store.open({ url: file });
+    assert.equal(await store.webhooks.outbox.size(), 2, 'job.printed and job.failed wait');
+    const reopened = new WebhookService({
+      store,
+      bus,
+      clock,
+      logger,
+      options: { allowPrivate: true },
+    });
+    await reopened.start();
+    await receiver.waitFor(2);
+    await reopened.settled();
+    await reopened.worker.drain();
+    await reopened.stop();
+    assert.equal(await store.webhooks.outbox.size(), 0);
+    assert.deepEqual(
+      receiver.received.map((r) => [r.body.type, (r.body.data.job as { id: string }).id]),
+      [
+        ['job.printed', 'job_w1'],
+        ['job.failed', 'job_w2'],
+      ],
+    );
+    const page = await reopened.deliveries(organization, webhook.id, { limit: 10 });
+    assert.equal(page.data.length, 2, 'one delivery per event and endpoint');
+    assert.deepEqual(
+      page.data.map((d) => d.state),
+      ['succeeded', 'succeeded'],
+    );
+  });
+
   test('events arrive in order, and a timed-out delivery sent twice is deduplicated by its event id', async () => {
     const { service, organization } = await setup({ maxConcurrentPerEndpoint: 1, timeoutMs: 200 });
     let release: () => void = () => {};
