@@ -4,6 +4,8 @@ import type { InventoryChanged } from '../cache/types.js';
 import { startHarness, type Harness } from '../test-harness.js';
 import { startReceiver, type Receiver } from './test-receiver.js';
 
+const MIN = 60_000;
+
 describe('alerts', () => {
   let h: Harness;
   let receiver: Receiver;
@@ -98,7 +100,12 @@ describe('alerts', () => {
     assert.equal(list[0]!.state, 'resolved');
   });
 
-  test('a failure-rate alert opens at the threshold over the window and resolves below it', async () => {
+  /** An organization with a failure-rate rule, and a way to finish a live job of it. */
+  async function failureRate(rule: {
+    thresholdPercent: number;
+    windowMinutes: number;
+    minJobs: number;
+  }) {
     const org = await setup();
     const deviceId = (
       await h.store.inventory.createDevice(
@@ -110,9 +117,7 @@ describe('alerts', () => {
     await h.cloud.webhooks.alerts.createRule(org.orgId, {
       kind: 'failure_rate',
       channels: ['webhook'],
-      thresholdPercent: 50,
-      windowMinutes: 60,
-      minJobs: 2,
+      ...rule,
     });
     const finish = async (state: 'printed' | 'failed') => {
       const job = await h.call('POST', '/v1/jobs', {
@@ -129,6 +134,17 @@ describe('alerts', () => {
       );
       await settle();
     };
+    return { org, finish };
+  }
+
+  /** The event types the organization's endpoint received (earlier tests' alerts go on). */
+  const types = (organizationId: string) =>
+    receiver.received
+      .filter((r) => r.body.organizationId === organizationId)
+      .map((r) => r.body.type);
+
+  test('a failure-rate alert opens at the threshold over the window and resolves below it', async () => {
+    const { finish } = await failureRate({ thresholdPercent: 50, windowMinutes: 60, minJobs: 2 });
     await finish('failed');
     assert.equal(receiver.received.length, 0, 'one job is fewer than minJobs');
     await finish('printed');
@@ -148,6 +164,100 @@ describe('alerts', () => {
       ['alert.opened', 'alert.resolved'],
       '1 of 3 failed: below the threshold',
     );
+  });
+
+  test('a failure-rate alert opened by a burst of failures resolves when the burst leaves the window, with no new event', async () => {
+    const { org, finish } = await failureRate({
+      thresholdPercent: 50,
+      windowMinutes: 10,
+      minJobs: 2,
+    });
+    const alerts = h.cloud.webhooks.alerts;
+    const burst = h.clock.now();
+    for (let i = 0; i < 3; i++) await finish('failed');
+    assert.deepEqual(types(org.orgId), ['alert.opened']);
+    assert.equal(alerts.nextRecheckAt(org.orgId), burst + 10 * MIN + 1);
+
+    h.clock.advance(10 * MIN);
+    await alerts.recheck();
+    await settle();
+    assert.deepEqual(
+      types(org.orgId),
+      ['alert.opened'],
+      'at exactly 10 minutes the burst still counts',
+    );
+    h.clock.advance(1);
+    await alerts.recheck();
+    await settle();
+    assert.deepEqual(types(org.orgId), ['alert.opened', 'alert.resolved']);
+    const [alert] = await alerts.listAlerts(org.orgId, 1);
+    assert.equal(alert!.resolvedAt, new Date(burst + 10 * MIN + 1).toISOString());
+    assert.equal(alerts.nextRecheckAt(org.orgId), undefined, 'nothing left in the window');
+  });
+
+  test('a failure-rate alert opens on time when the printed jobs that kept the rate low leave the window', async () => {
+    const { org, finish } = await failureRate({
+      thresholdPercent: 60,
+      windowMinutes: 10,
+      minJobs: 1,
+    });
+    const alerts = h.cloud.webhooks.alerts;
+    const printed = h.clock.now();
+    await finish('printed');
+    h.clock.advance(5 * MIN);
+    await finish('failed');
+    assert.deepEqual(types(org.orgId), [], '1 of 2 failed: 50% is under 60%');
+    h.clock.set(printed + 10 * MIN);
+    await alerts.recheck();
+    await settle();
+    assert.deepEqual(types(org.orgId), []);
+    h.clock.advance(1);
+    await alerts.recheck();
+    await settle();
+    assert.deepEqual(types(org.orgId), ['alert.opened'], 'the printed job left: 1 of 1 failed');
+    const opened = receiver.received.find((r) => r.body.organizationId === org.orgId)!;
+    assert.deepEqual((opened.body.data.alert as { details: unknown }).details, {
+      failed: 1,
+      finished: 1,
+      percent: 100,
+    });
+    assert.equal(alerts.nextRecheckAt(org.orgId), printed + 15 * MIN + 1);
+  });
+
+  test('the re-check timer follows the injected clock: it fires, and the alert resolves, with no real wait', async (t) => {
+    const { org, finish } = await failureRate({
+      thresholdPercent: 50,
+      windowMinutes: 30,
+      minJobs: 1,
+    });
+    const alerts = h.cloud.webhooks.alerts;
+    await finish('failed');
+    assert.deepEqual(types(org.orgId), ['alert.opened']);
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    await alerts.recheck(); // arms the (mocked) timer: 30 minutes away, so it wakes after 60 s
+    h.clock.advance(30 * MIN + 1);
+    t.mock.timers.tick(60_000);
+    t.mock.timers.reset();
+    await settle();
+    assert.deepEqual(types(org.orgId), ['alert.opened', 'alert.resolved']);
+    assert.equal(alerts.nextRecheckAt(org.orgId), undefined);
+  });
+
+  test('after a restart the checks resume: an alert whose window passed while the cloud was down resolves at start', async () => {
+    const { org, finish } = await failureRate({
+      thresholdPercent: 50,
+      windowMinutes: 10,
+      minJobs: 1,
+    });
+    const alerts = h.cloud.webhooks.alerts;
+    await finish('failed');
+    assert.deepEqual(types(org.orgId), ['alert.opened']);
+    await alerts.stop();
+    h.clock.advance(2 * 60 * MIN);
+    await alerts.start();
+    await settle();
+    assert.deepEqual(types(org.orgId), ['alert.opened', 'alert.resolved']);
+    assert.equal((await alerts.listAlerts(org.orgId, 1))[0]!.state, 'resolved');
   });
 
   test('a failure_rate rule without its threshold and window is refused', async () => {

@@ -193,8 +193,13 @@ export class AlertService {
     });
   }
 
-  /** The next failure-rate re-check (clock milliseconds), or undefined when none is needed. */
-  nextRecheckAt(): number | undefined {
+  /**
+   * When the organization's failure-rate rules are checked again without an event (clock
+   * milliseconds); undefined: not until a live job finishes. Without an organization: the next
+   * re-check of any, what the timer waits for.
+   */
+  nextRecheckAt(organizationId?: string): number | undefined {
+    if (organizationId !== undefined) return this.recheckAt.get(organizationId);
     let next: number | undefined;
     for (const at of this.recheckAt.values()) if (next === undefined || at < next) next = at;
     return next;
