@@ -73,4 +73,18 @@ describe('fake network printer', () => {
     assert.equal(printer.bytes().toString(), 'ABC');
     await printer.stop();
   });
+
+  test('ends idle connections on request and counts the ones open', async () => {
+    const printer = await FakePrinter.start();
+    const socket = await dial(printer);
+    await printer.waitForConnections(1);
+    assert.equal(printer.openConnections, 1);
+    const ended = once(socket, 'end');
+    await printer.closeConnections();
+    await ended;
+    assert.equal(printer.openConnections, 0);
+    (await dial(printer)).destroy();
+    await printer.waitForNoConnections();
+    await printer.stop();
+  });
 });
