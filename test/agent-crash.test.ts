@@ -110,10 +110,12 @@ describe('agent process crashes', () => {
     running = third.child;
     const resent = cloud.waitFor('job.result', (m) => m.jobId === job.id, { timeoutMs: 20_000 });
     assert.equal((await resent).id, result.id);
+    // The ack and the result sent again may arrive in one read: wait for both from the start.
     const answered = cloud.waitFor('job.ack', (m) => m.jobId === job.id);
+    const resultAgain = cloud.waitFor('job.result', (m) => m.jobId === job.id);
     cloud.dispatch(job);
     await answered;
-    await cloud.waitFor('job.result', (m) => m.jobId === job.id);
+    await resultAgain;
     assert.equal(timesPrinted(printer, job.content as string), 1);
     const exited = once(third.child, 'exit');
     third.child.kill('SIGTERM');

@@ -21,7 +21,7 @@ import { JobRunner } from './core/runner.js';
 import { activate } from './cloud-link/activation.js';
 import { CloudLink, type CloudLinkOptions } from './cloud-link/cloud-link.js';
 import { createLogger, type AgentLogger } from './logs/logger.js';
-import { JobQueue } from './queue/job-queue.js';
+import { JobQueue, type ResultMessage } from './queue/job-queue.js';
 import type { RenderTarget } from './render/render-job.js';
 import {
   discoverPrinters,
@@ -195,7 +195,8 @@ export class Agent {
               onCancel: (jobId) => {
                 const answer = this.queue.cancel(jobId);
                 logger.info({ jobId, reason: answer.reason }, 'cancel asked');
-                this.link?.send(answer);
+                // "not_started" promises the job never prints: true once the cancel is durable.
+                this.#whenFlushed(jobId, () => this.link?.send(answer));
               },
               outbox: () => this.queue.outbox(),
               onAck: (id) => this.queue.confirm(id),
@@ -386,25 +387,38 @@ export class Agent {
     saveConfig(this.dataDir, this.#config);
   }
 
-  /** Stores the job durably, then acknowledges it; a job known already is never printed again. */
+  /**
+   * Stores the job, then acknowledges it once the store is durable; a job known already is never
+   * printed again. The flush's sync starts after this turn of the event loop: a worker that takes
+   * the job at once commits its printing mark before that, so one sync serves both.
+   */
   #dispatch(job: DispatchedJob): void {
     const outcome = this.queue.accept(job);
-    this.link?.send({ type: 'job.ack', jobId: job.id, attempt: job.attempt });
-    this.logger.info({ jobId: job.id, outcome }, 'job received');
+    let result: ResultMessage | null = null;
     if (outcome === 'finished') {
-      const result = this.queue.resultFor(job.id);
-      if (result) this.link?.send(result);
-      return;
-    }
-    if (!this.#runner.has(job.agentPrinterId)) {
-      const result = this.queue.markFailed(job.id, {
+      result = this.queue.resultFor(job.id);
+    } else if (!this.#runner.has(job.agentPrinterId)) {
+      result = this.queue.markFailed(job.id, {
         code: 'PRINTER_NOT_FOUND',
         message: `this agent has no printer ${job.agentPrinterId}`,
         retryable: false,
       });
-      this.link?.send(result);
-      return;
     }
-    this.#runner.wake(job.agentPrinterId);
+    // Asked before the worker's flushes, so the ack goes out before the job's progress.
+    this.#whenFlushed(job.id, () => {
+      this.link?.send({ type: 'job.ack', jobId: job.id, attempt: job.attempt });
+      this.logger.info({ jobId: job.id, outcome }, 'job received');
+      if (result) this.link?.send(result);
+    });
+    if (outcome !== 'finished' && !result) this.#runner.wake(job.agentPrinterId);
+  }
+
+  /** Runs `then` once the queue's commits so far are durable (never, if the sync fails). */
+  #whenFlushed(jobId: string, then: () => void): void {
+    this.queue
+      .flush()
+      .then(then, (error: unknown) =>
+        this.logger.error({ err: error, jobId }, 'the queue could not be synced to disk'),
+      );
   }
 }

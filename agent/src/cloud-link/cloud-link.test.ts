@@ -58,7 +58,8 @@ describe('cloud link', () => {
       clock,
       random,
       logger: silentLogger(),
-      runner: { pollIntervalMs: 0, transport: { statusTimeoutMs: 200 } },
+      // No idle polls and no connection kept open: the link's are the only timers on the clock.
+      runner: { pollIntervalMs: 0, keepOpenMs: 0, transport: { statusTimeoutMs: 200 } },
     });
     return agent;
   }

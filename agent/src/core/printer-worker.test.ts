@@ -309,6 +309,78 @@ describe('printer worker', () => {
     assert.equal(printer.connections, 2);
   });
 
+  test('a job within keepOpenMs of the last one reuses its connection and its status', async () => {
+    startWorker('', { pollIntervalMs: 0, keepOpenMs: 1000, statusMaxAgeMs: 1000 });
+    for (const id of ['job_1', 'job_2']) {
+      queue.accept(makeJob(id));
+      const done = once(bus, 'result');
+      worker.wake();
+      await done;
+    }
+    assert.equal(printer.connections, 1, 'one connection for both jobs');
+    assert.equal(printer.statusRequests, 6, 'status before job_1, after job_1, after job_2');
+    assert.equal(printer.openConnections, 1);
+    clock.advance(1000);
+    await printer.waitForNoConnections();
+    queue.accept(makeJob('job_3'));
+    const done = once(bus, 'result');
+    worker.wake();
+    await done;
+    assert.equal(printer.connections, 2, 'closed after keepOpenMs: a new connection');
+    assert.equal(printer.statusRequests, 10, 'a status older than statusMaxAgeMs is read again');
+    assert.equal(
+      ['job_1', 'job_2', 'job_3'].filter((id) => queue.isPrinted(id)).length,
+      3,
+      'all three printed',
+    );
+  });
+
+  test('a kept connection the printer closed is replaced, and the job prints at once', async () => {
+    startWorker('', { pollIntervalMs: 0, keepOpenMs: 60_000 });
+    queue.accept(makeJob('job_1'));
+    let done = once(bus, 'result');
+    worker.wake();
+    await done;
+    await printer.closeConnections();
+    queue.accept(makeJob('job_2'));
+    done = once(bus, 'result');
+    worker.wake();
+    await done;
+    assert.deepEqual(
+      log.filter((e) => e.kind === 'result'),
+      [
+        { kind: 'result', outcome: 'printed', attempt: 1 },
+        { kind: 'result', outcome: 'printed', attempt: 1 },
+      ],
+    );
+    assert.equal(printer.connections, 2);
+    assert.ok(printer.bytes().includes('job job_2'));
+  });
+
+  test('a printer that does not answer status gets a connection per job, closed after it', async () => {
+    printer.answersStatus = false;
+    startWorker('', { pollIntervalMs: 0, keepOpenMs: 60_000 });
+    for (const id of ['job_1', 'job_2']) {
+      queue.accept(makeJob(id));
+      const done = once(bus, 'result');
+      worker.wake();
+      await done;
+    }
+    assert.equal(printer.connections, 2);
+    await printer.waitForNoConnections();
+  });
+
+  test('stop closes the connection kept open', async () => {
+    startWorker('', { pollIntervalMs: 0, keepOpenMs: 60_000 });
+    queue.accept(makeJob('job_1'));
+    const done = once(bus, 'result');
+    worker.wake();
+    await done;
+    assert.equal(printer.openConnections, 1);
+    await worker.stop();
+    await printer.waitForNoConnections();
+  });
+
   test('the retry delay doubles from the base and stops at the cap', () => {
     assert.deepEqual(
       [1, 2, 3, 4, 5, 6, 7].map((a) => retryDelayMs(a, 2000, 60_000)),

@@ -16,6 +16,19 @@ export interface RunnerOptions {
   retryBaseMs?: number;
   /** Longest delay between attempts. */
   retryMaxMs?: number;
+  /**
+   * How long the connection to a printer that answers status stays open after a job, in ms, so
+   * that a job within that time skips the connect (0: closed after every job). Most network
+   * printers serve one connection at a time: another computer printing to the same printer
+   * waits this long at most. Transports without `alive` are closed after every job.
+   */
+  keepOpenMs?: number;
+  /**
+   * A status read this recently (after the previous job, or by the idle poll) that found the
+   * printer online stands for the status before a job, in ms (0: read before every job). The
+   * status after a job is always read: it decides printed.
+   */
+  statusMaxAgeMs?: number;
   transport?: TransportOptions;
 }
 
@@ -23,6 +36,8 @@ export const RUNNER_DEFAULTS = {
   pollIntervalMs: 5000,
   retryBaseMs: 2000,
   retryMaxMs: 60_000,
+  keepOpenMs: 1000,
+  statusMaxAgeMs: 1000,
 } as const;
 
 /** Delay before attempt `attempt + 1`: base × 2^(attempt-1), capped. */
@@ -40,7 +55,7 @@ export interface RunnerEvents {
   /** The printer's status changed (also when it first becomes known). */
   onStatus(agentPrinterId: string, report: { status: PrinterStatus; detail: string | null }): void;
   onProgress(message: AgentMessageOf<'job.progress'>): void;
-  /** A job ended; the result is already in the queue's outbox. */
+  /** A job ended; the result is already in the queue's outbox (and flushed). */
   onResult(message: ResultMessage): void;
 }
 
@@ -77,7 +92,9 @@ function asPrintwireError(error: unknown, fallback: ErrorCode): PrintwireError {
 
 /**
  * Prints the jobs of one printer, one at a time, oldest first, and polls the printer's status
- * while idle. One worker per printer serializes everything that talks to it.
+ * while idle. One worker per printer serializes everything that talks to it. Every message it
+ * sends (progress, result) follows a `queue.flush()` of the state it reports, and no byte of a
+ * job reaches the printer before its printing mark is flushed.
  */
 export class PrinterWorker {
   readonly agentPrinterId: string;
@@ -88,7 +105,14 @@ export class PrinterWorker {
   #detail: string | null = null;
   #nextPollAt = 0;
   #timer: TimerHandle | null = null;
+  /** The connection kept open after the last job (see `keepOpenMs`), and its closing timer. */
+  #kept: Transport | null = null;
+  #keptTimer: TimerHandle | null = null;
+  /** When a status read last found the printer online (see `statusMaxAgeMs`). */
+  #onlineAt = -Infinity;
   #running: Promise<void> | null = null;
+  /** Messages waiting for the queue's flush of what they report. */
+  readonly #flushing = new Set<Promise<void>>();
   #again = false;
   #stopped = true;
   /** The printer has answered a status request: from then on silence means it is gone. */
@@ -102,6 +126,8 @@ export class PrinterWorker {
       pollIntervalMs: options.pollIntervalMs ?? RUNNER_DEFAULTS.pollIntervalMs,
       retryBaseMs: options.retryBaseMs ?? RUNNER_DEFAULTS.retryBaseMs,
       retryMaxMs: options.retryMaxMs ?? RUNNER_DEFAULTS.retryMaxMs,
+      keepOpenMs: options.keepOpenMs ?? RUNNER_DEFAULTS.keepOpenMs,
+      statusMaxAgeMs: options.statusMaxAgeMs ?? RUNNER_DEFAULTS.statusMaxAgeMs,
       transport: { ...options.transport, language: printer.spec.language },
     };
   }
@@ -138,15 +164,19 @@ export class PrinterWorker {
 
   /** Resolves when the worker has nothing to do right now (its next wake-up is scheduled). */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#running || this.#flushing.size > 0) {
+      await this.#running;
+      await Promise.all(this.#flushing);
+    }
   }
 
-  /** Stops after the job in progress, if any. */
+  /** Stops after the job in progress, if any, and closes the connection kept open. */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) this.#deps.clock.clearTimeout(this.#timer);
     this.#timer = null;
-    await this.#running;
+    await this.idle();
+    await this.#takeKept()?.close();
   }
 
   #schedule(): void {
@@ -194,6 +224,7 @@ export class PrinterWorker {
 
   /** Reads the status; throws the matching job error when the printer is not ready. */
   async #checkStatus(transport: Transport): Promise<void> {
+    this.#onlineAt = -Infinity;
     const report = await transport.readStatus();
     if (report) this.#answersStatus = true;
     // A printer that never answers status but takes the connection counts as online; one that
@@ -210,6 +241,12 @@ export class PrinterWorker {
         `printer reports ${status.detail ?? status.status}`,
       );
     }
+    this.#onlineAt = this.#deps.clock.now();
+  }
+
+  /** The printer was found online recently enough to skip the status read before a job. */
+  #statusIsFresh(): boolean {
+    return this.#deps.clock.now() - this.#onlineAt < this.#options.statusMaxAgeMs;
   }
 
   /**
@@ -225,7 +262,11 @@ export class PrinterWorker {
     return copies > 1 ? { ...spooler, copies } : spooler;
   }
 
+  /** The connection kept open after the last job if it is still open, else a new one. */
   async #open(job: QueuedJob | null): Promise<Transport> {
+    const kept = this.#takeKept();
+    if (kept?.alive?.()) return kept;
+    await kept?.close();
     const transport = this.#deps.registry.create(
       this.#printer.spec.target,
       this.#transportOptions(job),
@@ -234,6 +275,33 @@ export class PrinterWorker {
     return transport;
   }
 
+  #takeKept(): Transport | null {
+    const kept = this.#kept;
+    this.#kept = null;
+    if (this.#keptTimer) this.#deps.clock.clearTimeout(this.#keptTimer);
+    this.#keptTimer = null;
+    return kept;
+  }
+
+  /**
+   * After a job the printer accepted: keeps the connection open for the next job when the
+   * transport can carry several and the printer answers status (its answer after each job tells
+   * that it took every byte); otherwise closes it, and the close tells it.
+   */
+  async #release(transport: Transport): Promise<void> {
+    const { keepOpenMs } = this.#options;
+    if (this.#stopped || keepOpenMs <= 0 || !this.#answersStatus || !transport.alive?.()) {
+      await transport.close();
+      return;
+    }
+    this.#kept = transport;
+    this.#keptTimer = this.#deps.clock.setTimeout(() => {
+      this.#keptTimer = null;
+      void this.#takeKept()?.close();
+    }, keepOpenMs);
+  }
+
+  /** Reads the idle printer's status (on the connection kept open after a job, then closed). */
   async #poll(): Promise<void> {
     let transport: Transport | null = null;
     try {
@@ -253,7 +321,7 @@ export class PrinterWorker {
   }
 
   async #print(job: QueuedJob): Promise<void> {
-    const { queue, clock, logger } = this.#deps;
+    const { queue, clock, logger, events } = this.#deps;
     const log = logger.child({ jobId: job.id, attempt: job.attempt, printer: this.agentPrinterId });
     if (job.expiresAt !== null && job.expiresAt <= clock.now()) {
       return this.#fail(
@@ -270,32 +338,47 @@ export class PrinterWorker {
     let transport: Transport | null = null;
     try {
       transport = await this.#open(job);
-      await this.#checkStatus(transport);
+      if (!this.#statusIsFresh()) await this.#checkStatus(transport);
       // Durable before the first byte: after a crash this job is never sent again.
       if (!queue.markPrinting(job.id)) {
         log.info('cancelled before it started');
+        await this.#release(transport);
         return;
       }
-      this.#deps.events.onProgress({
+      await queue.flush();
+      const writing = transport.write(bytes);
+      // Told once the first bytes are on their way: the printer should not wait for the cloud.
+      events.onProgress({
         type: 'job.progress',
         jobId: job.id,
         attempt: job.attempt,
         stage: 'printing',
       });
-      log.info({ bytes: bytes.length }, 'printing');
-      await transport.write(bytes);
+      await writing;
+      log.info({ bytes: bytes.length }, 'sent to the printer');
       await this.#checkStatus(transport);
-      await transport.close();
+      await this.#release(transport);
       transport = null;
-      this.#deps.events.onResult(queue.markPrinted(job.id));
-      log.info('printed');
     } catch (error) {
       await transport?.close();
       const e = asPrintwireError(error, 'PRINTER_ERROR');
       this.#statusFromError(e);
       log.warn({ code: e.code, err: e.message }, 'attempt failed');
-      this.#fail(job, e);
+      return this.#fail(job, e);
     }
+    // The next job may start meanwhile: its printing mark then shares this flush.
+    const result = queue.markPrinted(job.id);
+    this.#afterFlush(() => events.onResult(result));
+  }
+
+  /** Runs `then` once the queue's commits so far are durable, without holding up the worker. */
+  #afterFlush(then: () => void): void {
+    const sent = this.#deps.queue.flush().then(then, (error: unknown) => {
+      // The message stays in the outbox; the link sends it again later.
+      this.#deps.logger.error({ err: error }, 'the queue could not be synced to disk');
+    });
+    this.#flushing.add(sent);
+    void sent.finally(() => this.#flushing.delete(sent));
   }
 
   /** Retryable errors go back to the queue with a backoff until maxAttempts; others end the job. */
@@ -305,23 +388,24 @@ export class PrinterWorker {
       const delay = retryDelayMs(job.attempt, this.#options.retryBaseMs, this.#options.retryMaxMs);
       const nextAttemptAt = clock.now() + delay;
       queue.scheduleRetry(job.id, job.attempt + 1, nextAttemptAt, error);
-      events.onProgress({
-        type: 'job.progress',
-        jobId: job.id,
-        attempt: job.attempt + 1,
-        stage: 'retry_scheduled',
-        errorCode: error.code,
-        errorMessage: error.message.slice(0, 4096),
-        nextAttemptAt: new Date(nextAttemptAt).toISOString(),
-      });
+      this.#afterFlush(() =>
+        events.onProgress({
+          type: 'job.progress',
+          jobId: job.id,
+          attempt: job.attempt + 1,
+          stage: 'retry_scheduled',
+          errorCode: error.code,
+          errorMessage: error.message.slice(0, 4096),
+          nextAttemptAt: new Date(nextAttemptAt).toISOString(),
+        }),
+      );
       return;
     }
-    events.onResult(
-      queue.markFailed(job.id, {
-        code: error.code,
-        message: error.message.slice(0, 4096),
-        retryable: error.retryable,
-      }),
-    );
+    const result = queue.markFailed(job.id, {
+      code: error.code,
+      message: error.message.slice(0, 4096),
+      retryable: error.retryable,
+    });
+    this.#afterFlush(() => events.onResult(result));
   }
 }

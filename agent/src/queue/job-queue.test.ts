@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,33 @@ describe('durable job queue', () => {
     reopened.close();
   });
 
+  for (const durability of ['power-loss', 'process'] as const) {
+    test(`with ${durability} durability a flushed commit survives SIGKILL of the process`, () => {
+      const path = dbPath();
+      const queueModule = new URL('./job-queue.ts', import.meta.url).pathname;
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `import { JobQueue } from ${JSON.stringify(queueModule)};
+           const queue = new JobQueue(${JSON.stringify(path)}, { durability: '${durability}' });
+           queue.accept(${JSON.stringify(makeJob('job_1'))});
+           queue.markPrinting('job_1');
+           await queue.flush();
+           process.kill(process.pid, 'SIGKILL');`,
+        ],
+        { encoding: 'utf8' },
+      );
+      assert.equal(child.signal, 'SIGKILL', child.stderr);
+      const reopened = new JobQueue(path);
+      assert.equal(reopened.get('job_1')?.state, 'printing');
+      reopened.close();
+    });
+  }
+
   test('a job delivered twice is stored once', () => {
     const queue = new JobQueue(dbPath());
     assert.equal(queue.accept(makeJob('job_1')), 'stored');
@@ -51,10 +79,12 @@ describe('durable job queue', () => {
 
   test('a printed job id is remembered across restarts and never queued again', () => {
     const path = dbPath();
-    const queue = new JobQueue(path);
+    const clock = new FakeClock();
+    const queue = new JobQueue(path, { clock });
     queue.accept(makeJob('job_1'));
     assert.equal(queue.markPrinting('job_1'), true);
     queue.confirm(queue.markPrinted('job_1').id);
+    clock.advance(1);
     queue.prune(0, 30 * 86_400_000);
     assert.equal(queue.get('job_1'), null, 'the job row itself was pruned');
     queue.close();

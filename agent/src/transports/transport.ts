@@ -39,6 +39,11 @@ export interface Transport {
   readStatus(): Promise<PrinterStatusReport | null>;
   /** Closes after everything written was delivered; never rejects. */
   close(): Promise<void>;
+  /**
+   * Transports that can carry several jobs on one connection (raw TCP): true while this one is
+   * still open and can take the next job. Without it, a transport is closed after every job.
+   */
+  alive?(): boolean;
 }
 
 export type TransportFactory = (target: PrinterTarget, options: TransportOptions) => Transport;

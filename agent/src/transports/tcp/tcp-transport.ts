@@ -186,6 +186,10 @@ export class TcpTransport implements Transport {
     return decodeEscposStatus(answers);
   }
 
+  alive(): boolean {
+    return this.#failure === null && this.#socket !== null && this.#socket.writable;
+  }
+
   close(): Promise<void> {
     const socket = this.#socket;
     this.#socket = null;
