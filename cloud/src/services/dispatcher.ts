@@ -23,7 +23,8 @@ import type {
 import type { JobStateChanged } from '../cache/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
-import type { Job, JobState, Printer } from '../storage/types.js';
+import type { JobContent } from '../storage/jobs.js';
+import type { Job, JobState } from '../storage/types.js';
 import type { JobService } from './jobs.js';
 
 /** The gateway's handle on one connected device (on this instance). */
@@ -84,8 +85,16 @@ export function toDispatchedJob(job: Job, content: Buffer, agentPrinterId: strin
   };
 }
 
+/** Most printers whose agent id is remembered (see `JobDispatcher.printerOf`). */
+const MAX_KNOWN_PRINTERS = 100_000;
+
 export class JobDispatcher {
   private readonly links = new Map<string, DeviceLink>();
+  /**
+   * Printer id → its device and agent printer id. Both never change for a printer (printers are
+   * never deleted or moved), so what was read once saves the read for every later job.
+   */
+  private readonly printers = new Map<string, { deviceId: string; agentPrinterId: string }>();
   /** `jobId:attempt` acknowledged by an agent connected here (lost on restart: then re-sent). */
   private readonly acked = new Set<string>();
   private readonly options: DispatcherOptions;
@@ -139,7 +148,8 @@ export class JobDispatcher {
       const sending = await store.devices.listJobs(org, deviceId, 'sending', { limit });
       for (const job of sending) {
         if (this.acked.has(`${job.id}:${job.attempt}`)) continue;
-        if (!(await this.sendJob(link, job))) return;
+        const content = await store.jobs.getContent(org, 'live', job.id);
+        if (!(await this.sendJob(link, job, content))) return;
       }
       for (;;) {
         const queued = await store.devices.listJobs(org, deviceId, 'queued', { limit });
@@ -170,9 +180,14 @@ export class JobDispatcher {
    * not (or is no longer) queued for this device.
    */
   async dispatchOne(link: DeviceLink, jobId: string): Promise<boolean> {
-    const job = await this.deps.store.jobs.get(link.organizationId, 'live', jobId);
+    const { store } = this.deps;
+    // Read together: the content is needed whenever the job is still queued, the usual case.
+    const [job, content] = await Promise.all([
+      store.jobs.get(link.organizationId, 'live', jobId),
+      store.jobs.getContent(link.organizationId, 'live', jobId),
+    ]);
     if (!job || job.state !== 'queued' || job.deviceId !== link.deviceId) return false;
-    if (!(await this.sendJob(link, { ...job, attempt: job.attempt + 1 }))) return false;
+    if (!(await this.sendJob(link, { ...job, attempt: job.attempt + 1 }, content))) return false;
     try {
       await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {});
       return true;
@@ -185,13 +200,14 @@ export class JobDispatcher {
     }
   }
 
-  private async sendJob(link: DeviceLink, job: Job): Promise<boolean> {
-    const { store } = this.deps;
-    const [content, printer] = await Promise.all([
-      store.jobs.getContent(job.organizationId, job.mode, job.id),
-      this.printerOf(job),
-    ]);
-    if (!printer) {
+  private async sendJob(
+    link: DeviceLink,
+    job: Job,
+    content: JobContent | undefined,
+  ): Promise<boolean> {
+    const printer = this.printerOf(job);
+    const agentPrinterId = printer instanceof Promise ? await printer : printer;
+    if (!agentPrinterId) {
       await this.fail(job, 'PRINTER_NOT_FOUND', 'the job’s printer is not on its device');
       return false;
     }
@@ -201,21 +217,41 @@ export class JobDispatcher {
     }
     return link.send({
       type: 'job.dispatch',
-      job: toDispatchedJob(job, content.content, printer.agentPrinterId),
+      job: toDispatchedJob(job, content.content, agentPrinterId),
     });
   }
 
-  private async printerOf(job: Job): Promise<Printer | undefined> {
-    const { store } = this.deps;
-    if (job.printerId) {
-      const printer = await store.inventory.getPrinter(job.organizationId, job.printerId, {
-        includeSandbox: false,
-      });
-      return printer && printer.deviceId === job.deviceId ? printer : undefined;
-    }
+  /**
+   * The agent printer id the job goes to: its printer's (remembered after the first read, no
+   * await then), or for a job without one the device's default printer (read every time:
+   * the default can change).
+   */
+  private printerOf(job: Job): string | undefined | Promise<string | undefined> {
+    if (!job.printerId) return this.defaultPrinterOf(job);
+    const known = this.printers.get(job.printerId);
+    if (known) return known.deviceId === job.deviceId ? known.agentPrinterId : undefined;
+    return this.readPrinter(job, job.printerId);
+  }
+
+  private async readPrinter(job: Job, printerId: string): Promise<string | undefined> {
+    const printer = await this.deps.store.inventory.getPrinter(job.organizationId, printerId, {
+      includeSandbox: false,
+    });
+    if (!printer) return undefined;
+    if (this.printers.size >= MAX_KNOWN_PRINTERS) this.printers.clear();
+    this.printers.set(printerId, {
+      deviceId: printer.deviceId,
+      agentPrinterId: printer.agentPrinterId,
+    });
+    return printer.deviceId === job.deviceId ? printer.agentPrinterId : undefined;
+  }
+
+  private async defaultPrinterOf(job: Job): Promise<string | undefined> {
     if (!job.deviceId) return undefined;
-    const printers = await store.devices.listPrinters(job.organizationId, job.deviceId);
-    return printers.find((p) => p.isDefault) ?? (printers.length === 1 ? printers[0] : undefined);
+    const printers = await this.deps.store.devices.listPrinters(job.organizationId, job.deviceId);
+    const printer =
+      printers.find((p) => p.isDefault) ?? (printers.length === 1 ? printers[0] : undefined);
+    return printer?.agentPrinterId;
   }
 
   private async fail(job: Job, errorCode: string, errorMessage: string): Promise<void> {
