@@ -1,9 +1,12 @@
 /**
  * The agent's share of dispatch latency: from the cloud sending `job.dispatch` to the last byte
- * at a (fake) network printer on loopback, through the real agent (durable store with fsync,
- * ack, render, connect, DLE EOT status before and after, printed mark). Baseline: the bare
- * minimum path in the same process, a WebSocket message whose payload a client writes to an
- * open TCP connection to the same printer.
+ * at a (fake) network printer on loopback, through the real agent (the job stored and marked
+ * printing, flushed to disk with `power-loss` durability, ack, render, DLE EOT status after,
+ * printed mark). Jobs go one after the other, so each finds the connection kept open and the
+ * status read after the previous one; the last row turns both off (`keepOpenMs` and
+ * `statusMaxAgeMs` 0), as for a job that comes more than a second after the last: it connects
+ * and reads the status first. Baseline: the bare minimum path in the same process, a WebSocket
+ * message whose payload a client writes to an open TCP connection to the same printer.
  */
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -12,6 +15,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { WebSocket, WebSocketServer } from 'ws';
 import { Agent } from '../agent/src/agent.js';
+import type { RunnerOptions } from '../agent/src/core/printer-worker.js';
 import { silentLogger } from '../agent/src/logs/logger.js';
 import { FakeCloud } from '../test/fake-cloud.js';
 import { FakePrinter } from '../test/fake-printer.js';
@@ -20,7 +24,9 @@ import { fmt, percentile } from './lib.js';
 const JOBS = 300;
 const CONTENT = 'Table 12 - 2 x espresso - 1 x croissant - total 7.80\n'.repeat(8);
 
-async function agentPath(durability: 'power-loss' | 'process'): Promise<number[]> {
+type Durability = 'power-loss' | 'process';
+
+async function agentPath(durability: Durability, runner: RunnerOptions = {}): Promise<number[]> {
   const cloud = await FakeCloud.start();
   const printer = await FakePrinter.start();
   cloud.activationCodes.set('BENCH', { deviceId: 'dev_bench', deviceToken: 'pwd_bench_token' });
@@ -30,7 +36,7 @@ async function agentPath(durability: 'power-loss' | 'process'): Promise<number[]
     activationCode: 'BENCH',
     printers: [printer.uri()],
     logger: silentLogger(),
-    runner: { pollIntervalMs: 0 },
+    runner: { pollIntervalMs: 0, ...runner },
     durability,
   });
   agent.start();
@@ -90,13 +96,22 @@ async function barePath(): Promise<number[]> {
 }
 
 const bare = await barePath();
-for (const durability of ['power-loss', 'process'] as const) {
-  const agent = await agentPath(durability);
+const cases: Array<{ label: string; durability: Durability; runner?: RunnerOptions }> = [
+  { label: 'durability power-loss', durability: 'power-loss' },
+  { label: 'durability process', durability: 'process' },
+  {
+    label: 'durability power-loss, connect + status per job',
+    durability: 'power-loss',
+    runner: { keepOpenMs: 0, statusMaxAgeMs: 0 },
+  },
+];
+for (const { label, durability, runner } of cases) {
+  const agent = await agentPath(durability, runner);
   for (const p of [50, 99]) {
     const a = percentile(agent, p);
     const b = percentile(bare, p);
     console.log(
-      `agent dispatch → last byte p${p} (durability ${durability}): ${fmt(a)} ms vs bare ws+tcp ${fmt(b)} ms; the agent adds ${fmt(a - b)} ms`,
+      `agent dispatch → last byte p${p} (${label}): ${fmt(a)} ms vs bare ws+tcp ${fmt(b)} ms; the agent adds ${fmt(a - b)} ms`,
     );
   }
 }
