@@ -43,7 +43,10 @@ export interface Limits {
   maxMetadataValueLength: number;
   /** Characters of an idempotency key. Default 255. */
   maxIdempotencyKeyLength: number;
-  /** How often the sweeper runs (expiry, retention), ms. Default 60 s. */
+  /**
+   * How often the sweeper runs (expiry, retention), ms: an expired job is failed with EXPIRED
+   * within this long after its expiresAt. Default 60 s; SWEEP_INTERVAL_MS (1000-3600000).
+   */
   sweepIntervalMs: number;
 }
 
@@ -82,6 +85,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): CloudConfig
     throw new Error(`PORT must be a port number, not ${env.PORT}`);
   }
   const host = env.HOST || '127.0.0.1';
+  const sweep = env.SWEEP_INTERVAL_MS ? Number(env.SWEEP_INTERVAL_MS) : undefined;
+  if (sweep !== undefined && !(Number.isInteger(sweep) && sweep >= 1000 && sweep <= 3_600_000)) {
+    throw new Error(
+      `SWEEP_INTERVAL_MS must be a whole number of milliseconds from 1000 to 3600000, not ${env.SWEEP_INTERVAL_MS}`,
+    );
+  }
   return defaultConfig({
     port,
     host,
@@ -91,5 +100,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): CloudConfig
     redisUrl: env.REDIS_URL || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     production: env.NODE_ENV === 'production',
+    ...(sweep !== undefined ? { limits: { ...DEFAULT_LIMITS, sweepIntervalMs: sweep } } : {}),
   });
 }
