@@ -1,9 +1,13 @@
 /**
- * Webhook deliveries: events published on the bus → delivery rows stored durably in SQLite →
- * the worker signs and POSTs them to a receiver on 127.0.0.1. Measured: deliveries per second for
- * a burst of events, and event-to-delivery latency (publish → the receiver has the request) at a
- * steady pace. Baseline in the same process: a bare POST loop (same keep-alive concurrency, same
- * body) to the same receiver, and a single bare POST's latency. `npm run bench webhooks`.
+ * Webhook deliveries: a live job written to SQLite as printed (its job.printed event committed with
+ * it, to the outbox), the job.state_changed bus event as JobService publishes it → the intake
+ * stores the delivery → the worker signs and POSTs it to a receiver on 127.0.0.1. Measured:
+ * deliveries per second for a burst of job writes (writes included), event-to-delivery latency
+ * (the job write committed → the receiver has the request) at a steady pace, and what the outbox
+ * costs a job write: sequential writes for an organization without webhooks and for one with an
+ * endpoint subscribed. Baseline in the same process: a bare POST loop (same keep-alive
+ * concurrency, same body) to the same receiver, and a single bare POST's latency.
+ * `npm run bench webhooks`.
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,12 +23,14 @@ import { bootstrap } from '../cloud/src/services/bootstrap.js';
 import { Store } from '../cloud/src/storage/store.js';
 import type { Organization } from '../cloud/src/storage/types.js';
 import { WebhookService } from '../cloud/src/webhooks/service.js';
+import type { NewJob } from '../cloud/src/storage/jobs.js';
 import { fmt, percentile } from './lib.js';
 
 const BURST = 2000;
 const PACED = 300;
 const PACE_MS = 5;
 const CONCURRENCY = 16;
+const WRITES = 1000;
 
 const seen = new Map<string, number>();
 let arrivals = 0;
@@ -73,25 +79,57 @@ const boot = await bootstrap(
 );
 const org = (await store.organizations.get(boot.orgId)) as Organization;
 await webhooks.create(org, 'live', { url, events: ['job.printed'] });
+const quiet = await bootstrap(
+  store,
+  { email: 'quiet@example.com', password: 'correct horse battery', org: 'Quiet', plan: 'business' },
+  Date.now(),
+);
 await webhooks.start();
 
-const publish = (id: string) =>
-  bus.publish({
+/** A live job printed in one write (as the sandbox does for test jobs). */
+const printedJob = (organizationId: string, order: string): NewJob => ({
+  organizationId,
+  mode: 'live',
+  idempotencyKey: null,
+  deviceId: null,
+  printerId: null,
+  source: 'cloud',
+  type: 'text',
+  encoding: 'utf8',
+  templateId: null,
+  maxAttempts: 3,
+  metadata: { order },
+  options: {},
+  content: Buffer.from('hello'),
+  previewable: false,
+  expiresAt: null,
+  retentionDays: 7,
+  monthlyQuota: null,
+  then: [{ state: 'sending' }, { state: 'printed' }],
+});
+
+/** Writes a printed job, then publishes its bus event; resolves with the job id once written. */
+const write = async (order: string, onCommitted?: (id: string) => void): Promise<string> => {
+  const { job } = await store.jobs.create(printedJob(org.id, order), Date.now());
+  onCommitted?.(job.id);
+  void bus.publish({
     type: 'job.state_changed',
     organizationId: org.id,
     mode: 'live',
-    jobId: id,
+    jobId: job.id,
     state: 'printed',
     errorCode: null,
     at: new Date().toISOString(),
-    job: { id, state: 'printed', type: 'receipt', printerId: 'prn_bench', metadata: { order: id } },
+    job: { id: job.id, state: 'printed', type: 'text', metadata: { order } },
   });
+  return job.id;
+};
 
 try {
   // Burst throughput.
   arrivals = 0;
   let t0 = performance.now();
-  for (let i = 0; i < BURST; i++) void publish(`job_b${i}`);
+  for (let i = 0; i < BURST; i++) void write(`b${i}`);
   await until(BURST);
   const deliveredPerSecond = (BURST * 1000) / (performance.now() - t0);
 
@@ -99,13 +137,28 @@ try {
   arrivals = 0;
   const sent = new Map<string, number>();
   for (let i = 0; i < PACED; i++) {
-    const id = `job_p${i}`;
-    sent.set(id, performance.now());
-    void publish(id);
+    void write(`p${i}`, (id) => sent.set(id, performance.now()));
     await new Promise((r) => setTimeout(r, PACE_MS));
   }
   await until(PACED);
   const latency = [...sent].map(([id, at]) => seen.get(id)! - at);
+
+  // A job write's own cost, one at a time, alternating an organization without webhooks and one
+  // with an endpoint subscribed. The service is stopped first: no intake or attempt competes
+  // with the writes, and the outbox events they write are left undelivered.
+  await webhooks.stop();
+  const without: number[] = [];
+  const withEndpoint: number[] = [];
+  for (let i = -50; i < WRITES; i++) {
+    for (const [organizationId, samples] of [
+      [quiet.orgId, without],
+      [org.id, withEndpoint],
+    ] as const) {
+      const start = performance.now();
+      await store.jobs.create(printedJob(organizationId, 'w'), Date.now());
+      if (i >= 0) samples.push(performance.now() - start);
+    }
+  }
 
   // Baseline: bare POSTs of the same body size, same concurrency, keep-alive.
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -151,6 +204,9 @@ try {
   );
   console.log(
     `event → delivered at ${1000 / PACE_MS} events/s: p50 ${fmt(percentile(latency, 50))} ms p99 ${fmt(percentile(latency, 99))} ms; bare POST p50 ${fmt(percentile(bareLatency, 50))} ms p99 ${fmt(percentile(bareLatency, 99))} ms`,
+  );
+  console.log(
+    `job write (queued → sending → printed, durable), one at a time: no webhooks p50 ${fmt(percentile(without, 50))} ms p99 ${fmt(percentile(without, 99))} ms; with an endpoint p50 ${fmt(percentile(withEndpoint, 50))} ms p99 ${fmt(percentile(withEndpoint, 99))} ms; ratio ${fmt(percentile(withEndpoint, 50) / percentile(without, 50))}`,
   );
 } finally {
   await webhooks.stop();
