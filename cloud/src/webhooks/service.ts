@@ -113,12 +113,15 @@ function deliveryRow(
 
 /**
  * One delivery per event and enabled endpoint of its organization that subscribes to it, in its
- * mode (an event without a mode: either). Pure: the outbox intake may run it twice on SQLite.
+ * mode (an event without a mode: either). Pure: the outbox intake may run it twice on SQLite. An
+ * event whose data cannot be presented (written by another version, say) gets no delivery and is
+ * reported to `unreadable`, so that it cannot hold up every event behind it.
  */
 export function deliveriesFor(
   events: OutboxEvent[],
   endpoints: WebhookEndpoint[],
   now: number,
+  unreadable?: (event: OutboxEvent, err: unknown) => void,
 ): WebhookDeliveriesTable[] {
   const byOrganization = new Map<string, WebhookEndpoint[]>();
   for (const e of endpoints) {
@@ -128,19 +131,19 @@ export function deliveriesFor(
   }
   const rows: WebhookDeliveriesTable[] = [];
   for (const event of events) {
-    let body: string | undefined;
-    for (const endpoint of byOrganization.get(event.organizationId) ?? []) {
-      if (event.mode !== null && endpoint.mode !== event.mode) continue;
-      if (!endpoint.events.includes(event.type)) continue;
-      body ??= envelope(
-        event.id,
-        event.type,
-        event.createdAt,
-        event.organizationId,
-        presentData(event.data),
-      );
-      rows.push(deliveryRow(endpoint, event, body, now));
+    const targets = (byOrganization.get(event.organizationId) ?? []).filter(
+      (e) => (event.mode === null || e.mode === event.mode) && e.events.includes(event.type),
+    );
+    if (targets.length === 0) continue;
+    let body: string;
+    try {
+      const data = presentData(event.data);
+      body = envelope(event.id, event.type, event.createdAt, event.organizationId, data);
+    } catch (err) {
+      unreadable?.(event, err);
+      continue;
     }
+    for (const endpoint of targets) rows.push(deliveryRow(endpoint, event, body, now));
   }
   return rows;
 }
@@ -260,7 +263,12 @@ export class WebhookService {
     for (;;) {
       const now = clock.now();
       const taken = await store.webhooks.outbox.drain(limit, (events, endpoints) =>
-        deliveriesFor(events, endpoints, now),
+        deliveriesFor(events, endpoints, now, (event, err) =>
+          this.deps.logger.error(
+            { err, eventId: event.id, type: event.type },
+            'webhook: an outbox event could not be presented; it is dropped',
+          ),
+        ),
       );
       if (taken.deliveries > 0) this.worker.nudge();
       if (taken.events < limit) return;
