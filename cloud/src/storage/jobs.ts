@@ -210,12 +210,15 @@ export class JobsRepository {
       finishedAt: null,
     };
     const events: JobEvent[] = [{ state: 'queued', errorCode: null, errorMessage: null, at: now }];
+    /** The job right after each event (what that event's webhook shows). */
+    const snapshots: Job[] = [job];
     let contentExpiresAt: number | undefined;
     let dropContent = false;
     for (const step of input.then ?? []) {
       const result = transition(job, step.state, step, now, input.retentionDays);
       job = result.job;
       events.push(result.event);
+      snapshots.push(job);
       contentExpiresAt = result.contentExpiresAt;
       dropContent = result.dropContent;
     }
@@ -232,7 +235,7 @@ export class JobsRepository {
       eventValues[`at${i}`] = e.at;
     });
     await this.eventsInsert(events.length).run(trx, eventValues);
-    await this.outbox?.recordJob(trx, job, events);
+    await this.outbox?.recordJob(trx, job, events, snapshots);
     if (!dropContent) {
       await this.contentInsert.run(trx, { jobId: id, org, content: input.content });
     }

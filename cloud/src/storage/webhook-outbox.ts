@@ -62,7 +62,7 @@ export interface OutboxEvent {
   /** The event id (`evt_…`). */
   id: string;
   organizationId: string;
-  /** Null: the endpoints of both modes receive it. */
+  /** Null (rows written before events had a mode): the endpoints of both modes receive it. */
   mode: Mode | null;
   type: string;
   data: OutboxData;
@@ -90,23 +90,23 @@ export class WebhookOutbox {
     private readonly dialect: Dialect,
   ) {}
 
-  /** The job's events that are webhook events, with the job after the write as their data. */
+  /**
+   * The job's events that are webhook events. Each event's data is the job as it was right after
+   * that event: `snapshots[i]`, or `job` (the job after the write) when none is given.
+   */
   recordJob(
     trx: Transaction<Database>,
     job: Job,
     events: ReadonlyArray<{ state: JobState; at: number }>,
+    snapshots?: ReadonlyArray<Job>,
   ): Promise<void> {
     let candidates: Candidate[] | undefined;
-    let data: OutboxData | undefined;
-    for (const event of events) {
+    events.forEach((event, i) => {
       const type = JOB_STATE_EVENTS[event.state];
-      if (!type) continue;
-      if (!data) {
-        const { events: _events, ...record } = job;
-        data = { job: record };
-      }
-      (candidates ??= []).push({ type, at: event.at, data });
-    }
+      if (!type) return;
+      const { events: _events, ...record } = snapshots?.[i] ?? job;
+      (candidates ??= []).push({ type, at: event.at, data: { job: record } });
+    });
     if (!candidates) return Promise.resolve();
     return this.record(trx, job.organizationId, job.mode, candidates);
   }
@@ -145,13 +145,30 @@ export class WebhookOutbox {
   }
 
   /** Alerts concern the organization: both modes' endpoints receive them. */
-  recordAlert(
+  /**
+   * An alert event, in its subject's mode: a sandbox printer's or device's alert goes to test
+   * endpoints, every other alert (real devices and printers, the live jobs' failure rate) to live.
+   */
+  async recordAlert(
     trx: Transaction<Database>,
     type: AlertEventType,
     alert: AlertsTable,
     at: number,
   ): Promise<void> {
-    return this.record(trx, alert.organizationId, null, [{ type, at, data: { alert } }]);
+    const mode = (await this.isSandboxSubject(trx, alert)) ? 'test' : 'live';
+    return this.record(trx, alert.organizationId, mode, [{ type, at, data: { alert } }]);
+  }
+
+  private async isSandboxSubject(trx: Transaction<Database>, alert: AlertsTable): Promise<boolean> {
+    if (alert.kind === 'failure_rate') return false;
+    const table = alert.kind === 'device_offline' ? 'devices' : 'printers';
+    const row = await trx
+      .selectFrom(table)
+      .select('sandbox')
+      .where('organizationId', '=', alert.organizationId)
+      .where('id', '=', alert.subjectId)
+      .executeTakeFirst();
+    return Number(row?.sandbox ?? 0) === 1;
   }
 
   /** Writes the candidates some enabled endpoint subscribes to, in one insert. */

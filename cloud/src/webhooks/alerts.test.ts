@@ -100,6 +100,41 @@ describe('alerts', () => {
     assert.equal(list[0]!.state, 'resolved');
   });
 
+  test('an alert goes to the mode of its subject: a sandbox printer’s to test endpoints only', async () => {
+    const org = await setup();
+    const sandbox = await startReceiver();
+    try {
+      const created = await h.call('POST', '/v1/webhooks', {
+        key: org.testKey,
+        body: { url: sandbox.url, events: ['alert.opened', 'alert.resolved'] },
+      });
+      assert.equal(created.status, 201);
+      const [virtual] = await h.store.inventory.findPrinters(
+        org.orgId,
+        { includeSandbox: true },
+        { alias: 'receipt-80' },
+      );
+      const alerts = h.cloud.webhooks.alerts;
+      await alerts.createRule(org.orgId, { kind: 'paper_out', channels: ['webhook'] });
+      const ids = { deviceId: virtual!.deviceId, printerId: virtual!.id };
+      alerts.accept(inventory(org.orgId, 'printer.paper_out', ids));
+      alerts.accept(
+        inventory(org.orgId, 'printer.paper_out', { deviceId: 'd', printerId: 'prn_real' }),
+      );
+      await settle();
+      const subjects = (r: Receiver) =>
+        r.received.map((x) => (x.body.data.alert as { subjectId: string }).subjectId);
+      assert.deepEqual(subjects(sandbox), [virtual!.id], 'the test endpoint hears the sandbox');
+      assert.deepEqual(
+        subjects(receiver),
+        ['prn_real'],
+        'the live endpoint hears the real printer',
+      );
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   /** An organization with a failure-rate rule, and a way to finish a live job of it. */
   async function failureRate(rule: {
     thresholdPercent: number;

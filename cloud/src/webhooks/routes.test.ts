@@ -147,6 +147,10 @@ describe('/v1/webhooks', () => {
       const read = await h.call('GET', `/v1/jobs/${job.body.id}`, { key: org.testKey });
       const { events: _events, ...readJob } = read.body;
       assert.deepEqual(printed.body.data.job, readJob);
+      // Each event shows the job as it was at that event, though both were written at once.
+      const queued = receiver.received.find((r) => r.body.type === 'job.queued')!;
+      assert.equal(queued.body.data.job.state, 'queued');
+      assert.equal(queued.body.data.job.printedAt, null);
       await h.cloud.webhooks.settled();
       await h.cloud.webhooks.worker.drain();
       assert.equal(receiver.received.length, 2);
