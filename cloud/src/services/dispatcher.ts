@@ -181,12 +181,11 @@ export class JobDispatcher {
    */
   async dispatchOne(link: DeviceLink, jobId: string): Promise<boolean> {
     const { store } = this.deps;
-    // Read together: the content is needed whenever the job is still queued, the usual case.
-    const [job, content] = await Promise.all([
-      store.jobs.get(link.organizationId, 'live', jobId),
-      store.jobs.getContent(link.organizationId, 'live', jobId),
-    ]);
+    // One read: the content is needed whenever the job is still queued, the usual case.
+    const found = await store.jobs.getForDispatch(link.organizationId, 'live', jobId);
+    const job = found?.job;
     if (!job || job.state !== 'queued' || job.deviceId !== link.deviceId) return false;
+    const content = found.content ? { content: found.content, preview: null } : undefined;
     if (!(await this.sendJob(link, { ...job, attempt: job.attempt + 1 }, content))) return false;
     try {
       await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {});

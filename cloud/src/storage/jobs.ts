@@ -516,15 +516,48 @@ export class JobsRepository {
     mode: Mode,
     id: string,
   ): Promise<JobContent | undefined> {
-    const row = await this.read
-      .selectFrom('jobContents')
-      .innerJoin('jobs', 'jobs.id', 'jobContents.jobId')
-      .select(['jobContents.content', 'jobContents.preview'])
-      .where('jobs.organizationId', '=', organizationId)
-      .where('jobs.mode', '=', mode)
-      .where('jobs.id', '=', id)
-      .executeTakeFirst();
-    return row ?? undefined;
+    const [row] = await this.prepared
+      .get('job.content', () =>
+        this.read
+          .selectFrom('jobContents')
+          .innerJoin('jobs', 'jobs.id', 'jobContents.jobId')
+          .select(['jobContents.content', 'jobContents.preview'])
+          .where('jobs.organizationId', '=', slot('org'))
+          .where('jobs.mode', '=', slot('mode'))
+          .where('jobs.id', '=', slot('id')),
+      )
+      .execute<JobContent>(this.read, { org: organizationId, mode, id });
+    return row;
+  }
+
+  /**
+   * The job (without its events) and its content, in one read: what sending a job to its agent
+   * needs. `content` is undefined once the content is deleted.
+   */
+  async getForDispatch(
+    organizationId: string,
+    mode: Mode,
+    id: string,
+  ): Promise<{ job: Job; content: Buffer | undefined } | undefined> {
+    const [row] = await this.prepared
+      .get('job.dispatch', () =>
+        this.read
+          .selectFrom('jobs')
+          .leftJoin('jobContents', 'jobContents.jobId', 'jobs.id')
+          .selectAll('jobs')
+          .select('jobContents.content as storedContent')
+          .where('jobs.organizationId', '=', slot('org'))
+          .where('jobs.mode', '=', slot('mode'))
+          .where('jobs.id', '=', slot('id')),
+      )
+      .execute<Selectable<JobsTable> & { storedContent: Buffer | null }>(this.read, {
+        org: organizationId,
+        mode,
+        id,
+      });
+    if (!row) return undefined;
+    const { storedContent, ...job } = row;
+    return { job: toJob(job), content: storedContent ?? undefined };
   }
 
   /** Stores a drawn preview; false when the content (and so the preview) is gone meanwhile. */

@@ -79,6 +79,7 @@ for (const { kind, skip } of await storeKinds()) {
       assert.equal((await store.jobs.get(orgA, 'live', job.id))?.id, job.id);
       assert.equal(await store.jobs.get(orgB, 'live', job.id), undefined);
       assert.equal(await store.jobs.getContent(orgB, 'live', job.id), undefined);
+      assert.equal(await store.jobs.getForDispatch(orgB, 'live', job.id), undefined);
       const listed = await store.jobs.list(orgB, 'live', {}, { limit: 100 });
       assert.ok(!listed.data.some((j) => j.id === job.id));
       await assert.rejects(
@@ -225,8 +226,18 @@ for (const { kind, skip } of await storeKinds()) {
       assert.equal(printed.job.attempt, 1);
       await store.jobs.purgeContent(T0 + 2 + 7 * 86_400_000 - 1);
       assert.ok(await store.jobs.getContent(orgA, 'live', job.id));
+      const kept = await store.jobs.getForDispatch(orgA, 'live', job.id);
+      assert.equal(kept?.job.state, 'printed');
+      assert.deepEqual(
+        kept?.content,
+        jobInput(orgA).content,
+        'the job and its content in one read',
+      );
       await store.jobs.purgeContent(T0 + 2 + 7 * 86_400_000);
       assert.equal(await store.jobs.getContent(orgA, 'live', job.id), undefined);
+      const gone = await store.jobs.getForDispatch(orgA, 'live', job.id);
+      assert.equal(gone?.job.id, job.id);
+      assert.equal(gone?.content, undefined, 'the job without its deleted content');
       assert.equal((await store.jobs.get(orgA, 'live', job.id))?.contentRetained, false);
       const events = (await store.jobs.get(orgA, 'live', job.id))?.events?.map((e) => e.state);
       assert.deepEqual(events, ['queued', 'sending', 'printed']);

@@ -149,8 +149,9 @@ describe('/v1/webhooks', () => {
       assert.deepEqual(printed.body.data.job, readJob);
       // Each event shows the job as it was at that event, though both were written at once.
       const queued = receiver.received.find((r) => r.body.type === 'job.queued')!;
-      assert.equal(queued.body.data.job.state, 'queued');
-      assert.equal(queued.body.data.job.printedAt, null);
+      const queuedJob = queued.body.data.job as { state: string; printedAt: string | null };
+      assert.equal(queuedJob.state, 'queued');
+      assert.equal(queuedJob.printedAt, null);
       await h.cloud.webhooks.settled();
       await h.cloud.webhooks.worker.drain();
       assert.equal(receiver.received.length, 2);
