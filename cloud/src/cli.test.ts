@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -82,6 +82,32 @@ test('bootstrap prints working keys, set-plan changes the plan, and serve stops 
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
     assert.equal(await exited, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('serve refuses a setting out of its rule with one line naming it, before opening anything', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'printwire-cli-'));
+  const env = {
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: '0',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    AGENT_HEARTBEAT_INTERVAL_MS: '50',
+  };
+  try {
+    const failed = await run(process.execPath, [bin, 'serve'], { env }).then(
+      () => assert.fail('serve started with a bad setting'),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(failed.code, 1);
+    assert.equal(
+      failed.stderr.trim(),
+      'printwire-cloud: AGENT_HEARTBEAT_INTERVAL_MS must be a whole number of milliseconds from 1000 to 300000, not 50',
+    );
+    assert.ok(!existsSync(join(dir, 'printwire.db')), 'no database was created');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@
  * Configuration comes from the environment (see config.ts and cloud/README.md).
  */
 import { parseArgs } from 'node:util';
-import { configFromEnv } from './config.js';
+import { ConfigError, configFromEnv } from './config.js';
 import { openStore, startServer } from './server.js';
 import { bootstrap } from './services/bootstrap.js';
 import { PLANS, type Plan } from './storage/types.js';
@@ -140,7 +140,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`printwire-cloud: ${(error as Error).message}\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof CliError) {
+  if (error instanceof CliError || error instanceof ConfigError) {
     console.error(`printwire-cloud: ${error.message}`);
     process.exit(1);
   }

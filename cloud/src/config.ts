@@ -79,18 +79,39 @@ export function defaultConfig(overrides: Partial<CloudConfig> = {}): CloudConfig
   };
 }
 
+/** A setting in the environment breaks its rule; the message names the variable and the rule. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * A whole number of milliseconds from `env[name]` within [min, max]; undefined when unset. A value
+ * outside the rule is refused with an error naming the variable and the rule.
+ */
+export function millisecondsFromEnv(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!(Number.isInteger(value) && value >= min && value <= max)) {
+    throw new ConfigError(
+      `${name} must be a whole number of milliseconds from ${min} to ${max}, not ${text}`,
+    );
+  }
+  return value;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): CloudConfig {
   const port = env.PORT ? Number(env.PORT) : 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be a port number, not ${env.PORT}`);
+    throw new ConfigError(`PORT must be a port number, not ${env.PORT}`);
   }
   const host = env.HOST || '127.0.0.1';
-  const sweep = env.SWEEP_INTERVAL_MS ? Number(env.SWEEP_INTERVAL_MS) : undefined;
-  if (sweep !== undefined && !(Number.isInteger(sweep) && sweep >= 1000 && sweep <= 3_600_000)) {
-    throw new Error(
-      `SWEEP_INTERVAL_MS must be a whole number of milliseconds from 1000 to 3600000, not ${env.SWEEP_INTERVAL_MS}`,
-    );
-  }
+  const sweep = millisecondsFromEnv(env, 'SWEEP_INTERVAL_MS', 1000, 3_600_000);
   return defaultConfig({
     port,
     host,

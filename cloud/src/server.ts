@@ -46,6 +46,8 @@ export function openCacheAndBus(config: CloudConfig): { cache: CacheStore; bus: 
 
 export async function startServer(config: CloudConfig, logger?: Logger): Promise<RunningServer> {
   const log = logger ?? pino({ level: config.logLevel, base: { service: 'printwire-cloud' } });
+  // Read first: a bad setting is refused before the database or Redis is opened.
+  const gateway = gatewayOptionsFromEnv(process.env);
   const store = await openStore(config);
   const { cache, bus } = openCacheAndBus(config);
   const cloud = createApp({
@@ -55,7 +57,7 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
     clock: systemClock,
     logger: log,
     config,
-    gateway: gatewayOptionsFromEnv(process.env),
+    gateway,
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = cloud.app.listen(config.port, config.host, () => resolve(s));

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import type { BusEvent, EventBus } from '../cache/types.js';
+import { millisecondsFromEnv } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import type { DeviceService } from '../services/devices.js';
 import type { JobDispatcher } from '../services/dispatcher.js';
@@ -212,23 +213,25 @@ export class AgentGateway {
 
 /**
  * Gateway limits from the environment (all optional): `AGENT_HEARTBEAT_INTERVAL_MS`
- * (1000-300000, default 15000), `AGENT_LIVENESS_MARGIN_MS` (default 5000) and
- * `AGENT_TOKEN_RECHECK_MS` (how often a connected device's token is checked again; default 60000).
+ * (1000-300000, default 15000), `AGENT_LIVENESS_MARGIN_MS` (0-300000, default 5000) and
+ * `AGENT_TOKEN_RECHECK_MS` (how often a connected device's token is checked again; 1000-86400000,
+ * default 60000). A value outside its rule is refused, naming the variable and the rule.
  */
 export function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<GatewayOptions> {
   const options: Partial<GatewayOptions> = {};
-  const heartbeat = Number(env.AGENT_HEARTBEAT_INTERVAL_MS);
-  if (
-    Number.isInteger(heartbeat) &&
-    heartbeat >= PROTOCOL_LIMITS.minHeartbeatIntervalMs &&
-    heartbeat <= PROTOCOL_LIMITS.maxHeartbeatIntervalMs
-  ) {
+  const heartbeat = millisecondsFromEnv(
+    env,
+    'AGENT_HEARTBEAT_INTERVAL_MS',
+    PROTOCOL_LIMITS.minHeartbeatIntervalMs,
+    PROTOCOL_LIMITS.maxHeartbeatIntervalMs,
+  );
+  if (heartbeat !== undefined) {
     options.heartbeatIntervalMs = heartbeat;
     options.livenessCheckMs = Math.min(DEFAULT_GATEWAY_OPTIONS.livenessCheckMs, heartbeat);
   }
-  const margin = Number(env.AGENT_LIVENESS_MARGIN_MS);
-  if (Number.isInteger(margin) && margin >= 0) options.livenessMarginMs = margin;
-  const recheck = Number(env.AGENT_TOKEN_RECHECK_MS);
-  if (Number.isInteger(recheck) && recheck >= 1000) options.tokenRecheckMs = recheck;
+  const margin = millisecondsFromEnv(env, 'AGENT_LIVENESS_MARGIN_MS', 0, 300_000);
+  if (margin !== undefined) options.livenessMarginMs = margin;
+  const recheck = millisecondsFromEnv(env, 'AGENT_TOKEN_RECHECK_MS', 1000, 86_400_000);
+  if (recheck !== undefined) options.tokenRecheckMs = recheck;
   return options;
 }
