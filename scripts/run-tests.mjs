@@ -32,7 +32,11 @@ const filters = process.argv.slice(2);
 const files = roots
   .flatMap((r) => collect(join(root, r), []))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
-  .sort();
+  // The end-to-end files under test/ take longest (real processes, the expiry test waits out a
+  // real minute): started first, they run alongside the many short files instead of after them.
+  .sort(
+    (a, b) => Number(!a.startsWith('test/')) - Number(!b.startsWith('test/')) || a.localeCompare(b),
+  );
 
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || '(all)'}`);
