@@ -24,6 +24,7 @@ import { Store } from '../cloud/src/storage/store.js';
 import type { Organization } from '../cloud/src/storage/types.js';
 import { WebhookService } from '../cloud/src/webhooks/service.js';
 import type { NewJob } from '../cloud/src/storage/jobs.js';
+import { textJobInput } from '../cloud/src/storage/test-stores.js';
 import { fmt, percentile } from './lib.js';
 
 const BURST = 2000;
@@ -87,26 +88,11 @@ const quiet = await bootstrap(
 await webhooks.start();
 
 /** A live job printed in one write (as the sandbox does for test jobs). */
-const printedJob = (organizationId: string, order: string): NewJob => ({
-  organizationId,
-  mode: 'live',
-  idempotencyKey: null,
-  deviceId: null,
-  printerId: null,
-  source: 'cloud',
-  type: 'text',
-  encoding: 'utf8',
-  templateId: null,
-  maxAttempts: 3,
-  metadata: { order },
-  options: {},
-  content: Buffer.from('hello'),
-  previewable: false,
-  expiresAt: null,
-  retentionDays: 7,
-  monthlyQuota: null,
-  then: [{ state: 'sending' }, { state: 'printed' }],
-});
+const printedJob = (organizationId: string, order: string): NewJob =>
+  textJobInput(organizationId, {
+    metadata: { order },
+    then: [{ state: 'sending' }, { state: 'printed' }],
+  });
 
 /** Writes a printed job, then publishes its bus event; resolves with the job id once written. */
 const write = async (order: string, onCommitted?: (id: string) => void): Promise<string> => {

@@ -14,15 +14,8 @@ import {
   tempDir,
   waitUntil,
   type Bootstrap,
+  type JobView,
 } from './e2e-support.js';
-
-interface JobView {
-  id: string;
-  state: string;
-  errorCode: string | null;
-  expiresAt: string;
-  events: Array<{ state: string; errorCode: string | null }>;
-}
 
 /** One organization with one agent and its printer. */
 interface Shop {
@@ -114,7 +107,7 @@ describe('jobs that wait past their expiry with real processes', { concurrency: 
         ['failed', 'EXPIRED'],
       ],
     );
-    assert.ok(Date.now() >= Date.parse(expired.expiresAt), 'not before its expiresAt');
+    assert.ok(Date.now() >= Date.parse(expired.expiresAt!), 'not before its expiresAt');
     // Back online: a new job prints, and the expired one (older, so it would go first) does not.
     startAgent(shop);
     await untilDevice(shop, 'online');

@@ -19,17 +19,11 @@ import {
   tempDir,
   waitUntil,
   type Bootstrap,
+  type JobView,
 } from './e2e-support.js';
 
 const run = promisify(execFile);
 const QUEUE = 'printwire_e2e_types';
-
-interface JobView {
-  id: string;
-  state: string;
-  errorCode: string | null;
-  errorMessage: string | null;
-}
 
 describe('every job type from the REST API to a printer', () => {
   let cloud: CloudProcess;

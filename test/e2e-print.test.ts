@@ -16,17 +16,8 @@ import {
   tempDir,
   waitUntil,
   type Bootstrap,
+  type JobView,
 } from './e2e-support.js';
-
-interface JobView {
-  id: string;
-  state: string;
-  attempt: number;
-  errorCode: string | null;
-  dispatchedAt: string | null;
-  printedAt: string | null;
-  events: Array<{ state: string; errorCode: string | null }>;
-}
 
 function timesPrinted(printer: FakePrinter, text: string): number {
   return printer.bytes().toString('latin1').split(text).length - 1;

@@ -10,10 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import type { JobResource } from '../cloud/src/http/present.js';
 
 const run = promisify(execFile);
 const CLOUD_BIN = new URL('../cloud/bin/printwire-cloud.mjs', import.meta.url).pathname;
 const AGENT_BIN = new URL('../agent/bin/printwire-agent.mjs', import.meta.url).pathname;
+
+/** A job as GET /v1/jobs/{id} answers it (with its events). */
+export type JobView = Required<JobResource>;
 
 export interface Bootstrap {
   userId: string;

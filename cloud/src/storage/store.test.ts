@@ -5,32 +5,13 @@ import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { NewJob } from './jobs.js';
 import type { Store } from './store.js';
 import { DEFAULT_TEMPLATE_LIMITS } from './templates.js';
-import { openTestStore, storeKinds, type TestStore } from './test-stores.js';
+import { openTestStore, storeKinds, textJobInput, type TestStore } from './test-stores.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
 
-function jobInput(organizationId: string, overrides: Partial<NewJob> = {}): NewJob {
-  return {
-    organizationId,
-    mode: 'live',
-    idempotencyKey: null,
-    deviceId: null,
-    printerId: null,
-    source: 'cloud',
-    type: 'text',
-    encoding: 'utf8',
-    templateId: null,
-    maxAttempts: 3,
-    metadata: {},
-    options: {},
-    content: Buffer.from('hello'),
-    previewable: false,
-    expiresAt: T0 + 86_400_000,
-    retentionDays: 7,
-    monthlyQuota: null,
-    ...overrides,
-  };
-}
+/** A live text job that expires a day after T0. */
+const jobInput = (organizationId: string, overrides: Partial<NewJob> = {}): NewJob =>
+  textJobInput(organizationId, { expiresAt: T0 + 86_400_000, ...overrides });
 
 for (const { kind, skip } of await storeKinds()) {
   describe(`storage on ${kind}`, { skip }, () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { dropPostgresSchema, ensurePostgresSchema, postgresClientConfig } from './db.js';
+import type { NewJob } from './jobs.js';
 import { Store, type StoreOptions } from './store.js';
 
 export const POSTGRES_URL = process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test';
@@ -82,4 +83,28 @@ export async function storeKinds(): Promise<Array<{ kind: StoreKind; skip: strin
         : `PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')} (set DATABASE_URL)`,
     },
   ];
+}
+
+/** A live text job ("hello") as the storage layer takes it; `overrides` set any field. */
+export function textJobInput(organizationId: string, overrides: Partial<NewJob> = {}): NewJob {
+  return {
+    organizationId,
+    mode: 'live',
+    idempotencyKey: null,
+    deviceId: null,
+    printerId: null,
+    source: 'cloud',
+    type: 'text',
+    encoding: 'utf8',
+    templateId: null,
+    maxAttempts: 3,
+    metadata: {},
+    options: {},
+    content: Buffer.from('hello'),
+    previewable: false,
+    expiresAt: null,
+    retentionDays: 7,
+    monthlyQuota: null,
+    ...overrides,
+  };
 }

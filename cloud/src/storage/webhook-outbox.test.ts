@@ -6,35 +6,21 @@ import { dropPostgresSchema, ensurePostgresSchema } from './db.js';
 import type { NewJob } from './jobs.js';
 import type { WebhookDeliveriesTable } from './schema.js';
 import { Store } from './store.js';
-import { openTestStore, POSTGRES_URL, storeKinds, type TestStore } from './test-stores.js';
+import {
+  openTestStore,
+  POSTGRES_URL,
+  storeKinds,
+  textJobInput,
+  type TestStore,
+} from './test-stores.js';
 import type { Job, Mode } from './types.js';
 import type { OutboxEvent } from './webhook-outbox.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
 
-function jobInput(organizationId: string, mode: Mode, overrides: Partial<NewJob> = {}): NewJob {
-  return {
-    organizationId,
-    mode,
-    idempotencyKey: null,
-    deviceId: null,
-    printerId: null,
-    source: 'cloud',
-    type: 'text',
-    encoding: 'utf8',
-    templateId: null,
-    maxAttempts: 3,
-    metadata: {},
-    options: {},
-    content: Buffer.from('hello'),
-    previewable: false,
-    expiresAt: null,
-    retentionDays: 7,
-    monthlyQuota: null,
-    ...overrides,
-  };
-}
+const jobInput = (organizationId: string, mode: Mode, overrides: Partial<NewJob> = {}): NewJob =>
+  textJobInput(organizationId, { mode, ...overrides });
 
 /** The sandbox's print: created, sent and printed in one write. */
 const printedAtOnce = { then: [{ state: 'sending' as const }, { state: 'printed' as const }] };
