@@ -1,13 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import { browserCandidates, findBrowser, HtmlRenderer } from './html.js';
+import { browserCandidates, findBrowser, HtmlRenderer, removeOrphanProfiles } from './html.js';
 
 const work = mkdtempSync(join(tmpdir(), 'pw-html-'));
 
@@ -20,6 +22,20 @@ function inspect(pdf: Buffer): { width: number; height: number; pages: number; t
   const pages = Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
   const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
   return { width: Number(size?.[1]), height: Number(size?.[2]), pages, text };
+}
+
+/** Process ids whose command line mentions `text` (Linux, /proc). */
+function processesWith(text: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(text)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 function noBrowser(e: unknown): boolean {
@@ -152,5 +168,46 @@ describe('HTML to PDF with the installed Chromium', () => {
       server.close();
     }
     assert.deepEqual(requests, ['/dev.svg']);
+  });
+  test('an agent killed with SIGKILL leaves no browser running; the next launch deletes its profile', async (t) => {
+    if (!renderer) return t.skip(skipReason);
+    if (process.platform !== 'linux') return t.skip('reads /proc to find the browser');
+    const dir = mkdtempSync(join(tmpdir(), 'pw-html-kill-'));
+    // A process that renders one page with the agent's renderer, says so, and waits to be killed.
+    const script = join(dir, 'render.mts');
+    writeFileSync(
+      script,
+      `import { HtmlRenderer } from ${JSON.stringify(new URL('./html.ts', import.meta.url).pathname)};
+      await new HtmlRenderer().renderToPdf('<p>hello</p>');
+      console.log('rendered');
+      setInterval(() => undefined, 1000);`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: new URL('../../..', import.meta.url).pathname,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    assert.equal(line, 'rendered');
+    const profile = readdirSync(tmpdir()).find((n) =>
+      n.startsWith(`printwire-browser-${child.pid}-`),
+    );
+    assert.ok(profile, 'the browser profile carries the agent’s process id');
+    const browsers = () => processesWith(join(tmpdir(), profile));
+    assert.ok(browsers().length > 0, 'the browser runs while the agent does');
+
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    // The browser notices its DevTools pipe closed and quits; give it a few seconds at most.
+    const deadline = Date.now() + 10_000;
+    while (browsers().length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(browsers(), [], 'no browser process is left behind');
+
+    assert.ok(existsSync(join(tmpdir(), profile)), 'a killed agent cannot delete its profile');
+    assert.ok((await removeOrphanProfiles()) >= 1);
+    assert.ok(!existsSync(join(tmpdir(), profile)), 'the next launch deletes it');
+    rmSync(dir, { recursive: true, force: true });
   });
 });

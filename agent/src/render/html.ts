@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -102,6 +102,33 @@ export interface HtmlRendererOptions {
   launchTimeoutMs?: number;
 }
 
+const PROFILE_PREFIX = 'printwire-browser-';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes the temporary browser profiles of agents that are gone (killed before they could
+ * delete their own): a profile's name carries its agent's process id. Returns how many.
+ */
+export async function removeOrphanProfiles(dir = tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(/^printwire-browser-(\d+)-/.exec(name)?.[1]);
+    if (!pid || processAlive(pid)) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
+
 /** Flags for a headless browser that is a print engine: no first-run, no updates, no GPU. */
 function launchArgs(): string[] {
   const args = [
@@ -137,11 +164,15 @@ export class HtmlRenderer {
     if (!this.#browser) {
       const executablePath = this.#options.executablePath ?? findBrowser();
       this.#browser = (async () => {
-        const profile = await mkdtemp(join(tmpdir(), 'printwire-browser-'));
+        await removeOrphanProfiles();
+        const profile = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
         try {
           const browser = await puppeteer.launch({
             executablePath,
             headless: true,
+            // The DevTools protocol over a pipe, not a port: when the agent dies, even by SIGKILL,
+            // the pipe closes and the browser quits with it instead of running on forever.
+            pipe: true,
             userDataDir: profile,
             args: launchArgs(),
             timeout: this.#options.launchTimeoutMs ?? HTML_LIMITS.launchTimeoutMs,
