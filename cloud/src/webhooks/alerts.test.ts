@@ -20,6 +20,12 @@ describe('alerts', () => {
     await h.close();
   });
 
+  /** Re-checks the failure-rate rules now (on the injected clock) and waits for what follows. */
+  const recheck = async () => {
+    await h.cloud.webhooks.alerts.recheck();
+    await settle();
+  };
+
   const settle = async () => {
     await h.cloud.webhooks.alerts.settled();
     await h.cloud.webhooks.settled();
@@ -214,16 +220,14 @@ describe('alerts', () => {
     assert.equal(alerts.nextRecheckAt(org.orgId), burst + 10 * MIN + 1);
 
     h.clock.advance(10 * MIN);
-    await alerts.recheck();
-    await settle();
+    await recheck();
     assert.deepEqual(
       types(org.orgId),
       ['alert.opened'],
       'at exactly 10 minutes the burst still counts',
     );
     h.clock.advance(1);
-    await alerts.recheck();
-    await settle();
+    await recheck();
     assert.deepEqual(types(org.orgId), ['alert.opened', 'alert.resolved']);
     const [alert] = await alerts.listAlerts(org.orgId, 1);
     assert.equal(alert!.resolvedAt, new Date(burst + 10 * MIN + 1).toISOString());
@@ -243,12 +247,10 @@ describe('alerts', () => {
     await finish('failed');
     assert.deepEqual(types(org.orgId), [], '1 of 2 failed: 50% is under 60%');
     h.clock.set(printed + 10 * MIN);
-    await alerts.recheck();
-    await settle();
+    await recheck();
     assert.deepEqual(types(org.orgId), []);
     h.clock.advance(1);
-    await alerts.recheck();
-    await settle();
+    await recheck();
     assert.deepEqual(types(org.orgId), ['alert.opened'], 'the printed job left: 1 of 1 failed');
     const opened = receiver.received.find((r) => r.body.organizationId === org.orgId)!;
     assert.deepEqual((opened.body.data.alert as { details: unknown }).details, {

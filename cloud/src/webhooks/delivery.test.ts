@@ -79,6 +79,12 @@ describe('webhook deliveries', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The cloud started again on the same database file (after `store.close()`). */
+  async function restart(): Promise<WebhookService> {
+    store = await Store.open({ url: file });
+    return new WebhookService({ store, bus, clock, logger, options: { allowPrivate: true } });
+  }
+
   async function setup(
     options: Partial<WebhookOptions> = {},
     mails: Array<{ to: string; subject: string }> = [],
@@ -224,14 +230,7 @@ describe('webhook deliveries', () => {
     await service.stop();
     await store.close();
 
-    store = await Store.open({ url: file });
-    const reopened = new WebhookService({
-      store,
-      bus,
-      clock,
-      logger,
-      options: { allowPrivate: true },
-    });
+    const reopened = await restart();
     receiver.respond = () => 200;
     await reopened.worker.drain();
     assert.equal(receiver.received.length, 1, 'the retry waits for its minute');
@@ -254,15 +253,8 @@ describe('webhook deliveries', () => {
     await service.stop();
     await store.close();
 
-    store = await Store.open({ url: file });
+    const reopened = await restart();
     assert.equal(await store.webhooks.outbox.size(), 2, 'job.printed and job.failed wait');
-    const reopened = new WebhookService({
-      store,
-      bus,
-      clock,
-      logger,
-      options: { allowPrivate: true },
-    });
     await reopened.start();
     await receiver.waitFor(2);
     await reopened.settled();
