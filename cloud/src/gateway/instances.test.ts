@@ -11,7 +11,7 @@ import { RedisBus } from '../cache/redis.js';
 import { ManualClock } from '../lib/clock.js';
 import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
 import { Store } from '../storage/store.js';
-import { POSTGRES_URL, postgresReachable } from '../storage/test-stores.js';
+import { POSTGRES_URL, postgresReachable, underSchemaLock } from '../storage/test-stores.js';
 import { startGatewayHarness, TestAgent, type GatewayHarness } from './test-support.js';
 import { redisReachable, REDIS_URL } from '../cache/test-redis.js';
 
@@ -34,7 +34,8 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     const prefix = `pwtest:${randomBytes(4).toString('hex')}:`;
     const clock = new ManualClock();
     for (let i = 0; i < 2; i++) {
-      stores.push(await Store.open({ url: POSTGRES_URL, schema, poolSize: 3, migrate: i === 0 }));
+      const open = () => Store.open({ url: POSTGRES_URL, schema, poolSize: 3, migrate: i === 0 });
+      stores.push(await (i === 0 ? underSchemaLock(open) : open()));
       buses.push(RedisBus.connect(REDIS_URL, { prefix }));
     }
     one = await startGatewayHarness({
@@ -54,7 +55,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     await two?.close();
     for (const s of stores) await s.close();
     for (const b of buses) await b.close();
-    await dropPostgresSchema(POSTGRES_URL, schema);
+    await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
   });
 
   test('a job created on one instance is sent to the agent connected to the other, and its result is seen on both', async () => {

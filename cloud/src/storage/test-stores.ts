@@ -61,14 +61,36 @@ export async function openTestStore(
   }
   const schema = `pw_test_${randomBytes(6).toString('hex')}`;
   await ensurePostgresSchema(POSTGRES_URL, schema);
-  const store = await Store.open({ ...options, url: POSTGRES_URL, schema, poolSize: 5 });
+  const store = await underSchemaLock(() =>
+    Store.open({ ...options, url: POSTGRES_URL, schema, poolSize: 5 }),
+  );
   return {
     store,
     async cleanup() {
       await store.close();
-      await dropPostgresSchema(POSTGRES_URL, schema);
+      await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
     },
   };
+}
+
+/** Any number: the advisory lock test processes take around migrations and schema drops. */
+const SCHEMA_LOCK = 0x70772d74;
+
+/**
+ * Runs `fn` holding a PostgreSQL advisory lock shared by every test process. Test files run in
+ * parallel, each in its own schema, but a migration reads the catalog of every schema (Kysely's
+ * migrator lists all tables) and fails when another file drops its schema mid-read. Opening a
+ * store that migrates and dropping a schema therefore take turns.
+ */
+export async function underSchemaLock<T>(fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client(postgresClientConfig(POSTGRES_URL));
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [SCHEMA_LOCK]);
+    return await fn();
+  } finally {
+    await client.end(); // ending the session releases the lock
+  }
 }
 
 /** The kinds to run a suite on, with the reason PostgreSQL is skipped when it is. */

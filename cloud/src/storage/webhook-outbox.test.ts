@@ -11,6 +11,7 @@ import {
   POSTGRES_URL,
   storeKinds,
   textJobInput,
+  underSchemaLock,
   type TestStore,
 } from './test-stores.js';
 import type { Job, Mode } from './types.js';
@@ -300,12 +301,12 @@ for (const { kind, skip } of await storeKinds()) {
         // Two stores on one schema: two cloud instances with their own connection pools.
         const schema = `pw_test_${randomBytes(6).toString('hex')}`;
         await ensurePostgresSchema(POSTGRES_URL, schema);
-        a = await Store.open({ url: POSTGRES_URL, schema, poolSize: 5 });
+        a = await underSchemaLock(() => Store.open({ url: POSTGRES_URL, schema, poolSize: 5 }));
         b = await Store.open({ url: POSTGRES_URL, schema, poolSize: 5, migrate: false });
         cleanup = async () => {
           await a.close();
           await b.close();
-          await dropPostgresSchema(POSTGRES_URL, schema);
+          await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
         };
       } else {
         // One SQLite file has one writer: two intakes of one process race through it.
