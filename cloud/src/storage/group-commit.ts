@@ -1,6 +1,6 @@
 /**
- * Group commit for SQLite: write units that arrive while a batch is being committed wait and then
- * run together in the next transaction. One commit (and one sync of the WAL) then makes a whole
+ * Group commit for SQLite: write units that arrive in the same turn of the event loop, or while a
+ * batch is being committed, run together in one transaction. One commit (and one sync of the WAL) then makes a whole
  * batch durable, so the cost of the sync is shared by every request in the batch.
  *
  * Units run back to back without savepoints (the common case: none fails). When one throws, the
@@ -14,6 +14,8 @@ import type { Database } from './schema.js';
 
 type Unit = {
   run: (trx: Transaction<Database>) => Promise<unknown>;
+  /** False: resolves after the commit without waiting for a sync (see `WriteOptions`). */
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 };
@@ -28,6 +30,16 @@ export interface GroupCommitOptions {
   afterCommit?: () => Promise<void>;
   /** The connection under `db`: transactions are registered with it (see prepared.ts). */
   native?: BetterSqlite3.Database;
+}
+
+export interface WriteOptions {
+  /**
+   * Default true: the write resolves once it survives a power cut. False: once it is committed
+   * (it survives a crash of the process, and a power cut once the next sync ran). For records
+   * whose loss in a power cut the system repairs by itself, so that they do not make a sync of
+   * their own on the disk other writers wait for.
+   */
+  durable?: boolean;
 }
 
 class BatchFailed extends Error {}
@@ -75,16 +87,28 @@ export class GroupCommitter {
     this.native = options.native;
   }
 
-  /** Runs `fn` in a transaction; resolves once that transaction is committed and durable. */
-  run<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in a transaction; resolves once that transaction is committed and durable, or with
+   * `durable: false` once it is committed (it becomes durable with the next sync).
+   */
+  run<T>(fn: (trx: Transaction<Database>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run: fn, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.running) void this.drain();
+      this.queue.push({
+        run: fn,
+        durable: options.durable ?? true,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+      if (!this.running) {
+        // The first batch starts after the requests read in this turn of the event loop have
+        // queued their writes: they commit (and sync) together instead of one by one.
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);
@@ -120,8 +144,14 @@ export class GroupCommitter {
       return;
     }
     // The next batch may start while this one's sync runs: its units resolve when it is done.
-    void this.durable(batch).then((ok) => {
-      if (ok) batch.forEach((unit, i) => unit.resolve(values[i]));
+    const waiting: Array<[Unit, unknown]> = [];
+    batch.forEach((unit, i) => {
+      if (unit.durable) waiting.push([unit, values[i]]);
+      else unit.resolve(values[i]);
+    });
+    if (waiting.length === 0) return;
+    void this.durable(waiting.map(([unit]) => unit)).then((ok) => {
+      if (ok) for (const [unit, value] of waiting) unit.resolve(value);
     });
   }
 
@@ -136,7 +166,7 @@ export class GroupCommitter {
       unit.reject(error);
       return;
     }
-    if (await this.durable([unit])) unit.resolve(value);
+    if (!unit.durable || (await this.durable([unit]))) unit.resolve(value);
   }
 
   /** Waits for a sync after the commit; on failure rejects every unit (maybe not durable). */
