@@ -174,10 +174,12 @@ export class JobDispatcher {
   }
 
   /**
-   * Sends a queued job, then records queued → sending. The message goes out before the durable
-   * write: a crash in between leaves the job queued, so it is sent again after the reconnect, and
-   * the agent acknowledges a job it already has without printing it twice. False when the job was
-   * not (or is no longer) queued for this device.
+   * Sends a queued job, then records queued → sending. The message goes out before the write, and
+   * the write does not wait for a sync of its own: a crash or power cut that loses it leaves the
+   * job queued, so it is sent again after the reconnect, and the agent acknowledges a job it
+   * already has without printing it twice. Not syncing keeps the cloud's disk free for the
+   * agent's sync of the same job when both run on one machine. False when the job was not (or is
+   * no longer) queued for this device.
    */
   async dispatchOne(link: DeviceLink, jobId: string): Promise<boolean> {
     const { store } = this.deps;
@@ -188,7 +190,9 @@ export class JobDispatcher {
     const content = found.content ? { content: found.content, preview: null } : undefined;
     if (!(await this.sendJob(link, { ...job, attempt: job.attempt + 1 }, content))) return false;
     try {
-      await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {});
+      await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {}, null, {
+        durable: false,
+      });
       return true;
     } catch (error) {
       if (!(error instanceof PrintwireError)) throw error;

@@ -13,6 +13,7 @@ import { invalid } from '../http/errors.js';
 import { presentJob } from '../http/present.js';
 import type { Clock } from '../lib/clock.js';
 import { printedBytes, printVirtually, type VirtualJob } from '../sandbox/virtual-printer.js';
+import type { WriteOptions } from '../storage/group-commit.js';
 import type { JobFilter } from '../storage/jobs.js';
 import type { Store } from '../storage/store.js';
 import type {
@@ -287,6 +288,7 @@ export class JobService {
     to: JobState,
     info: { errorCode?: string | null; errorMessage?: string | null },
     mode: Mode | null = null,
+    options?: WriteOptions,
   ): Promise<Job> {
     const result = await this.deps.store.jobs.transition(
       organizationId,
@@ -295,6 +297,7 @@ export class JobService {
       to,
       info,
       this.deps.clock.now(),
+      options,
     );
     await this.publish(result.job, [result.event]);
     const job = await this.deps.store.jobs.get(organizationId, result.job.mode, jobId);

@@ -8,6 +8,7 @@ import { PrintwireError } from '@printwire/shared/errors/index';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from './cursor.js';
 import { transition, type TransitionInfo, type TransitionResult } from './job-states.js';
+import type { WriteOptions } from './group-commit.js';
 import { usagePeriod, type WriteFn } from './organizations.js';
 import { PreparedCache, slot } from './prepared.js';
 import type { Database, JobEventsTable, JobsTable } from './schema.js';
@@ -584,6 +585,7 @@ export class JobsRepository {
     to: JobState,
     info: TransitionInfo,
     now: number,
+    options?: WriteOptions,
   ): Promise<TransitionResult> {
     return this.write(async (trx) => {
       let q = trx
@@ -600,7 +602,7 @@ export class JobsRepository {
       const result = transition(job, to, info, now, Number(row.orgRetentionDays));
       await this.applyIn(trx, job.state, result);
       return result;
-    });
+    }, options);
   }
 
   private async applyIn(

@@ -4,12 +4,16 @@
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
+import type { WriteOptions } from './group-commit.js';
 import { PreparedCache, slot } from './prepared.js';
 import type { ApiKeysTable, Database } from './schema.js';
 import { toApiKey, toOrganization, toUser } from './rows.js';
 import type { ApiKey, Mode, Organization, Plan, Scope, User } from './types.js';
 
-export type WriteFn = <T>(fn: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+export type WriteFn = <T>(
+  fn: (trx: Transaction<Database>) => Promise<T>,
+  options?: WriteOptions,
+) => Promise<T>;
 
 /** A printer of the sandbox device, created with every organization. */
 export interface SandboxPrinterSpec {

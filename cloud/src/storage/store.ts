@@ -7,7 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import { AccountsRepository } from './accounts.js';
 import { openDatabase, type OpenedDatabase, type OpenOptions } from './db.js';
 import { DevicesRepository } from './devices.js';
-import { GroupCommitter } from './group-commit.js';
+import { GroupCommitter, type WriteOptions } from './group-commit.js';
 import { InventoryRepository } from './inventory.js';
 import { JobsRepository, type JobsRepositoryOptions } from './jobs.js';
 import { migrateToLatest, type Dialect } from './migrations.js';
@@ -72,11 +72,19 @@ export class Store {
   }
 
   /**
-   * Runs `fn` in a write transaction; resolves after the commit is durable. On SQLite `fn` may be
-   * run twice (its batch failed because of another unit): it must not have effects outside `trx`.
+   * Runs `fn` in a write transaction; resolves after the commit is durable (with
+   * `durable: false`, after the commit: see `WriteOptions`). On SQLite `fn` may be run twice (its
+   * batch failed because of another unit): it must not have effects outside `trx`.
    */
-  write<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    if (this.committer) return this.committer.run(fn);
+  write<T>(fn: (trx: Transaction<Database>) => Promise<T>, options?: WriteOptions): Promise<T> {
+    if (this.committer) return this.committer.run(fn, options);
+    if (options?.durable === false) {
+      // PostgreSQL's own form of the same promise: the commit does not wait for the WAL flush.
+      return this.db.writer.transaction().execute(async (trx) => {
+        await sql`set local synchronous_commit = off`.execute(trx);
+        return fn(trx);
+      });
+    }
     return this.db.writer.transaction().execute(fn);
   }
 
