@@ -315,6 +315,18 @@ for (const { kind, skip } of await storeKinds()) {
       });
     });
 
+    test('a transition written with durable false is committed like any other', async () => {
+      const { job } = await store.jobs.create(jobInput(orgA), T0);
+      const moved = await store.jobs.transition(orgA, 'live', job.id, 'sending', {}, T0 + 1, {
+        durable: false,
+      });
+      assert.equal(moved.job.state, 'sending');
+      assert.equal((await store.jobs.get(orgA, 'live', job.id))?.state, 'sending');
+      // A durable write of the same job follows it as usual.
+      await store.jobs.transition(orgA, 'live', job.id, 'printed', {}, T0 + 2);
+      assert.equal((await store.jobs.get(orgA, 'live', job.id))?.state, 'printed');
+    });
+
     test('an API key is found by its hash and names its organization', async () => {
       const key = await store.organizations.createApiKey(
         orgA,
