@@ -160,6 +160,7 @@ export function createApp(deps: AppDeps): CloudApp {
   app.use(accountRoutes({ store, cache, clock }, guards));
   const dashboard = dashboardRoutes({
     store,
+    cache,
     clock,
     devices,
     mailer,

@@ -39,7 +39,8 @@ export async function startHarness(
   options: {
     kind?: StoreKind;
     limits?: Partial<Limits>;
-    cache?: CacheStore;
+    /** A stand-in cache store (e.g. one whose ping fails); what it leaves out is served in memory. */
+    cache?: Partial<CacheStore>;
     production?: boolean;
     logger?: Logger;
   } = {},
@@ -55,7 +56,7 @@ export async function startHarness(
   const bus = new MemoryBus();
   const events: BusEvent[] = [];
   await bus.subscribe((e) => events.push(e));
-  const cache = options.cache ?? new MemoryCache();
+  const cache = options.cache ? withMemoryCache(options.cache) : new MemoryCache();
   const cloud = createApp({
     store,
     cache,
@@ -116,5 +117,21 @@ export async function startHarness(
       });
       await cleanup();
     },
+  };
+}
+
+/** `stub`'s methods, and a MemoryCache's for those it does not define. */
+function withMemoryCache(stub: Partial<CacheStore>): CacheStore {
+  const memory = new MemoryCache();
+  return {
+    takeToken: (key, o) => (stub.takeToken ? stub.takeToken(key, o) : memory.takeToken(key, o)),
+    throttleWait: (key, now) =>
+      stub.throttleWait ? stub.throttleWait(key, now) : memory.throttleWait(key, now),
+    throttleFail: (key, o, now) =>
+      stub.throttleFail ? stub.throttleFail(key, o, now) : memory.throttleFail(key, o, now),
+    throttleReset: (key) =>
+      stub.throttleReset ? stub.throttleReset(key) : memory.throttleReset(key),
+    ping: () => (stub.ping ? stub.ping() : memory.ping()),
+    close: () => (stub.close ? stub.close() : memory.close()),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { Mailer } from '../app.js';
+import type { CacheStore } from '../cache/types.js';
 import type { Clock } from '../lib/clock.js';
 import { composeMail, mailLink, type MailKind } from '../mail/messages.js';
 import type { Account, SessionTokens } from '../storage/accounts.js';
@@ -57,6 +58,8 @@ export interface AccountServiceDeps {
   clock: Clock;
   mailer: Mailer;
   publicUrl: string;
+  /** Holds the failed-login counts: shared by every instance that shares the store. */
+  cache: CacheStore;
   lifetimes?: Partial<AccountLifetimes>;
   accountThrottle?: ThrottleOptions;
   addressThrottle?: ThrottleOptions;
@@ -125,12 +128,16 @@ export class AccountService {
     this.publicUrl = deps.publicUrl;
     this.lifetimes = { ...DEFAULT_LIFETIMES, ...deps.lifetimes };
     this.accountThrottle = new LoginThrottle(
+      deps.cache,
       deps.clock,
       deps.accountThrottle ?? DEFAULT_ACCOUNT_THROTTLE,
+      'login:account:',
     );
     this.addressThrottle = new LoginThrottle(
+      deps.cache,
       deps.clock,
       deps.addressThrottle ?? DEFAULT_ADDRESS_THROTTLE,
+      'login:address:',
     );
   }
 
@@ -221,14 +228,16 @@ export class AccountService {
   }): Promise<LoginResult> {
     const accountKey = input.email.toLowerCase();
     const addressKey = input.address;
-    this.checkThrottle(accountKey, addressKey);
+    await this.checkThrottle(accountKey, addressKey);
     const account = await this.store.accounts.findAccountByEmail(input.email);
     const ok = account
       ? await verifyPassword(account.passwordHash, input.password)
       : (await verifyNothing(input.password), false);
     if (!account || !ok) {
-      this.accountThrottle.fail(accountKey);
-      this.addressThrottle.fail(addressKey);
+      await Promise.all([
+        this.accountThrottle.fail(accountKey),
+        this.addressThrottle.fail(addressKey),
+      ]);
       throw unauthorized('the e-mail address or the password is wrong');
     }
     if (account.user.emailVerifiedAt === null) {
@@ -254,7 +263,7 @@ export class AccountService {
       }
       await this.checkSecondFactor(account, input.factor, accountKey, addressKey);
     }
-    this.accountThrottle.reset(accountKey);
+    await this.accountThrottle.reset(accountKey);
     return { kind: 'session', ...(await this.issueSession(account)) };
   }
 
@@ -270,11 +279,11 @@ export class AccountService {
     if (!pending) throw unauthorized('the login challenge is invalid or expired: log in again');
     const account = await this.account(pending.userId);
     const accountKey = account.user.email;
-    this.checkThrottle(accountKey, address);
+    await this.checkThrottle(accountKey, address);
     await this.checkSecondFactor(account, factor, accountKey, address);
     const used = await this.store.accounts.consumeToken('login-challenge', hash, now);
     if (!used) throw unauthorized('the login challenge is invalid or expired: log in again');
-    this.accountThrottle.reset(accountKey);
+    await this.accountThrottle.reset(accountKey);
     return this.issueSession(account);
   }
 
@@ -407,10 +416,12 @@ export class AccountService {
     return account;
   }
 
-  private checkThrottle(accountKey: string, addressKey: string): void {
+  private async checkThrottle(accountKey: string, addressKey: string): Promise<void> {
     const wait = Math.max(
-      this.accountThrottle.waitMs(accountKey),
-      this.addressThrottle.waitMs(addressKey),
+      ...(await Promise.all([
+        this.accountThrottle.waitMs(accountKey),
+        this.addressThrottle.waitMs(addressKey),
+      ])),
     );
     if (wait > 0) {
       const retryAfterSeconds = Math.ceil(wait / 1000);
@@ -446,8 +457,10 @@ export class AccountService {
       );
     }
     if (!ok) {
-      this.accountThrottle.fail(accountKey);
-      if (addressKey !== undefined) this.addressThrottle.fail(addressKey);
+      await Promise.all([
+        this.accountThrottle.fail(accountKey),
+        addressKey !== undefined ? this.addressThrottle.fail(addressKey) : undefined,
+      ]);
       throw this.wrongCode();
     }
   }

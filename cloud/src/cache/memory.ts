@@ -2,9 +2,12 @@
 import { EventEmitter } from 'node:events';
 import {
   refill,
+  throttleFailure,
   type BusEvent,
   type CacheStore,
   type EventBus,
+  type ThrottleOptions,
+  type ThrottleState,
   type TokenBucketOptions,
   type TokenBucketResult,
 } from './types.js';
@@ -16,6 +19,8 @@ export interface MemoryCacheOptions {
 
 export class MemoryCache implements CacheStore {
   private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
+  /** In order of last failure, oldest first. */
+  private readonly throttles = new Map<string, ThrottleState>();
   private readonly maxBuckets: number;
 
   constructor(options: MemoryCacheOptions = {}) {
@@ -43,9 +48,31 @@ export class MemoryCache implements CacheStore {
     if (this.buckets.size >= this.maxBuckets) this.buckets.clear();
   }
 
+  async throttleWait(key: string, now: number): Promise<number> {
+    const state = this.throttles.get(key);
+    return state ? Math.max(0, state.blockedUntil - now) : 0;
+  }
+
+  /** Beyond `options.maxKeys` keys, the one whose last failure is oldest is dropped. */
+  async throttleFail(key: string, options: ThrottleOptions, now: number): Promise<void> {
+    const state = throttleFailure(this.throttles.get(key), options, now);
+    this.throttles.delete(key);
+    this.throttles.set(key, state);
+    while (this.throttles.size > options.maxKeys) {
+      const oldest = this.throttles.keys().next().value;
+      if (oldest === undefined) break;
+      this.throttles.delete(oldest);
+    }
+  }
+
+  async throttleReset(key: string): Promise<void> {
+    this.throttles.delete(key);
+  }
+
   async ping(): Promise<void> {}
   async close(): Promise<void> {
     this.buckets.clear();
+    this.throttles.clear();
   }
 }
 

@@ -6,6 +6,7 @@ import type { Router } from 'express';
 import { AccountService, type AccountLifetimes } from '../accounts/service.js';
 import type { ThrottleOptions } from '../accounts/throttle.js';
 import type { Mailer } from '../app.js';
+import type { CacheStore } from '../cache/types.js';
 import type { Operation } from '../http/operation.js';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
@@ -27,6 +28,8 @@ export interface DashboardDeps {
   mailer: Mailer;
   /** PUBLIC_URL: the start of mail links; https makes the refresh cookie Secure. */
   publicUrl: string;
+  /** The app's cache store: holds the failed-login throttles (shared across instances by Redis). */
+  cache: CacheStore;
   /** The gateway side of deactivation (DeviceService): revokes the token, closes the socket. */
   devices?: DeviceRevoker;
   lifetimes?: Partial<AccountLifetimes>;
