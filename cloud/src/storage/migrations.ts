@@ -8,6 +8,7 @@ import { dashboardMigration } from './migrations/0002-dashboard.js';
 import { gatewayMigration } from './migrations/0003-gateway.js';
 import { webhooksMigration } from './migrations/0004-webhooks.js';
 import { webhookOutboxMigration } from './migrations/0005-webhook-outbox.js';
+import { mailOutboxMigration } from './migrations/0006-mail-outbox.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -304,6 +305,7 @@ class InCodeMigrations implements MigrationProvider {
       '0003_gateway': gatewayMigration(),
       '0004_webhooks': webhooksMigration(),
       '0005_webhook_outbox': webhookOutboxMigration(),
+      '0006_mail_outbox': mailOutboxMigration(),
     };
   }
 }

@@ -297,6 +297,26 @@ export interface WebhookOutboxTable {
   createdAt: number;
 }
 
+/**
+ * An e-mail written in the transaction of the change it follows; the mail sender sends it and
+ * deletes it, or retries it with backoff (migration 0006).
+ */
+export interface MailOutboxTable {
+  /** `mail_…` */
+  id: string;
+  organizationId: string;
+  recipient: string;
+  subject: string;
+  text: string;
+  /** Attempts started: a sender's claim counts one. */
+  attempts: number;
+  /** Due at; a claim moves it to the end of the sender's lease. */
+  nextAttemptAt: number;
+  createdAt: number;
+  /** The last failure's message. */
+  lastError: string | null;
+}
+
 /** An alert rule of an organization (migration 0004). */
 export interface AlertRulesTable {
   id: string;
@@ -344,6 +364,7 @@ export interface Database {
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
   webhookOutbox: WebhookOutboxTable;
+  mailOutbox: MailOutboxTable;
   alertRules: AlertRulesTable;
   alerts: AlertsTable;
   userProfiles: UserProfilesTable;

@@ -10,6 +10,7 @@ import { DevicesRepository } from './devices.js';
 import { GroupCommitter, type WriteOptions } from './group-commit.js';
 import { InventoryRepository } from './inventory.js';
 import { JobsRepository, type JobsRepositoryOptions } from './jobs.js';
+import { MailOutbox } from './mail-outbox.js';
 import { migrateToLatest, type Dialect } from './migrations.js';
 import { OrganizationsRepository } from './organizations.js';
 import type { Database } from './schema.js';
@@ -33,6 +34,8 @@ export class Store {
   readonly accounts: AccountsRepository;
   readonly devices: DevicesRepository;
   readonly webhooks: WebhooksRepository;
+  /** E-mails written with the changes they follow; the mail sender sends them. */
+  readonly mailOutbox: MailOutbox;
   private readonly committer: GroupCommitter | undefined;
   private readonly schema: string | undefined;
 
@@ -51,13 +54,14 @@ export class Store {
         : undefined;
     const write = this.write.bind(this);
     const outbox = new WebhookOutbox(db.reader, write, db.dialect);
+    this.mailOutbox = new MailOutbox(db.reader, write, db.dialect);
     this.organizations = new OrganizationsRepository(db.reader, write);
     this.inventory = new InventoryRepository(db.reader, write);
     this.jobs = new JobsRepository(db.reader, write, options.jobs, outbox);
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
     this.accounts = new AccountsRepository(db.reader, write);
     this.devices = new DevicesRepository(db.reader, write, outbox);
-    this.webhooks = new WebhooksRepository(db.reader, write, outbox);
+    this.webhooks = new WebhooksRepository(db.reader, write, outbox, this.mailOutbox);
   }
 
   static async open(options: StoreOptions): Promise<Store> {

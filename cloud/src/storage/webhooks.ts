@@ -1,9 +1,12 @@
 /**
  * Webhook endpoints and deliveries. Every read and write names the organization, except the
  * worker's (`due`, `claim`, `finishAttempt`), which spans organizations like the sweeper.
+ * E-mails to an organization's owners that follow a change here (an alert opened or resolved, an
+ * endpoint disabled) are written to the mail outbox in the transaction of that change.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { newestFirst, type CursorPosition } from './cursor.js';
+import type { MailOutbox } from './mail-outbox.js';
 import type { WriteFn } from './organizations.js';
 import type {
   AlertRulesTable,
@@ -34,6 +37,18 @@ export type WebhookDelivery = WebhookDeliveriesTable & {
   state: 'pending' | 'succeeded' | 'failed';
 };
 
+/** An e-mail to every owner of the organization: its subject and text. */
+export interface OwnerMail {
+  subject: string;
+  text: string;
+}
+
+/**
+ * The owners' e-mail of an alert change, made from the alert as stored after it. Pure: on SQLite
+ * the transaction that calls it may run twice.
+ */
+export type AlertMail = (alert: AlertsTable) => OwnerMail;
+
 export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
   return {
     ...row,
@@ -43,12 +58,27 @@ export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
   };
 }
 
+/** The e-mail addresses of the organization's owners, read through `db` (or a transaction). */
+async function ownerEmailsOf(db: Kysely<Database>, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select('u.email')
+    .where('m.organizationId', '=', organizationId)
+    .where('m.role', '=', 'owner')
+    .orderBy('u.email')
+    .execute();
+  return rows.map((r) => r.email);
+}
+
 export class WebhooksRepository {
   constructor(
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
     /** Events written with their changes, and the intake that turns them into deliveries. */
     readonly outbox: WebhookOutbox,
+    /** E-mails written with their changes; the mail sender sends them. */
+    readonly mail: MailOutbox,
   ) {}
 
   async createEndpoint(
@@ -248,9 +278,11 @@ export class WebhooksRepository {
       nextAttemptAt: number | null;
       /** The endpoint has failed for too long: disable it with this reason. */
       disable?: string;
+      /** With `disable`: the e-mail to the owners, written only if this call disabled it. */
+      mailOwners?: OwnerMail;
     },
-  ): Promise<void> {
-    await this.write(async (trx) => {
+  ): Promise<{ disabled: boolean; mailed: number }> {
+    return this.write(async (trx) => {
       await trx
         .updateTable('webhookDeliveries')
         .set({
@@ -279,13 +311,28 @@ export class WebhooksRepository {
           .where('failingSince', 'is', null)
           .execute();
         if (outcome.disable) {
-          await trx
+          // Only an enabled endpoint: two attempts (or instances) disabling it mail once.
+          const disabled = await trx
             .updateTable('webhookEndpoints')
             .set({ enabled: 0, disabledReason: outcome.disable, updatedAt: outcome.at })
             .where('id', '=', delivery.endpointId)
-            .execute();
+            .where('enabled', '=', 1)
+            .returning('organizationId')
+            .executeTakeFirst();
+          if (disabled) {
+            const mailed = outcome.mailOwners
+              ? await this.mailOwnersIn(
+                  trx,
+                  disabled.organizationId,
+                  outcome.mailOwners,
+                  outcome.at,
+                )
+              : 0;
+            return { disabled: true, mailed };
+          }
         }
       }
+      return { disabled: false, mailed: 0 };
     });
   }
 
@@ -316,15 +363,26 @@ export class WebhooksRepository {
   }
 
   /** The e-mail addresses of the organization's owners (who are told of a disabled endpoint). */
-  async ownerEmails(organizationId: string): Promise<string[]> {
-    const rows = await this.read
-      .selectFrom('memberships as m')
-      .innerJoin('users as u', 'u.id', 'm.userId')
-      .select('u.email')
-      .where('m.organizationId', '=', organizationId)
-      .where('m.role', '=', 'owner')
-      .execute();
-    return rows.map((r) => r.email);
+  ownerEmails(organizationId: string): Promise<string[]> {
+    return ownerEmailsOf(this.read, organizationId);
+  }
+
+  /**
+   * Writes `mail` to every owner of the organization into the mail outbox, in `trx`: the owners
+   * are those of the moment the change commits. Returns how many e-mails were written.
+   */
+  private async mailOwnersIn(
+    trx: Transaction<Database>,
+    organizationId: string,
+    mail: OwnerMail,
+    now: number,
+  ): Promise<number> {
+    const owners = await ownerEmailsOf(trx, organizationId);
+    return this.mail.enqueueIn(
+      trx,
+      owners.map((to) => ({ organizationId, to, subject: mail.subject, text: mail.text })),
+      now,
+    );
   }
 
   // Alerts ----------------------------------------------------------------------------------
@@ -381,9 +439,14 @@ export class WebhooksRepository {
   /**
    * Opens an alert unless one is open for (rule, subject); returns the new alert or null. The
    * unique index on open alerts decides between instances opening it at the same moment. With
-   * `announce`, its alert.opened event is written in the same transaction.
+   * `announce`, its alert.opened event is written in the same transaction; with `mail`, the
+   * owners' e-mail (to the owners of that moment) too.
    */
-  async openAlert(row: AlertsTable, announce: boolean): Promise<AlertsTable | null> {
+  async openAlert(
+    row: AlertsTable,
+    announce: boolean,
+    mail?: AlertMail,
+  ): Promise<AlertsTable | null> {
     return this.write(async (trx) => {
       const result = await trx
         .insertInto('alerts')
@@ -398,6 +461,7 @@ export class WebhooksRepository {
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return null;
       if (announce) await this.outbox.recordAlert(trx, 'alert.opened', row, row.openedAt);
+      if (mail) await this.mailOwnersIn(trx, row.organizationId, mail(row), row.openedAt);
       return row;
     });
   }
@@ -405,13 +469,14 @@ export class WebhooksRepository {
   /**
    * Resolves the open alert of (rule, subject); returns it, or null when none was open (or
    * another instance resolved it first). With `announce`, its alert.resolved event is written in
-   * the same transaction.
+   * the same transaction; with `mail`, the owners' e-mail too.
    */
   async resolveAlert(
     ruleId: string,
     subjectId: string,
     now: number,
     announce: boolean,
+    mail?: AlertMail,
   ): Promise<AlertsTable | null> {
     return this.write(async (trx) => {
       const open = await trx
@@ -431,6 +496,7 @@ export class WebhooksRepository {
       if (Number(updated.numUpdatedRows) === 0) return null;
       const resolved = { ...open, state: 'resolved', resolvedAt: now };
       if (announce) await this.outbox.recordAlert(trx, 'alert.resolved', resolved, now);
+      if (mail) await this.mailOwnersIn(trx, resolved.organizationId, mail(resolved), now);
       return resolved;
     });
   }

@@ -11,7 +11,8 @@
  *   out of the window, and one opens as soon as the printed jobs that kept it closed leave it.
  * An alert opens once (one open alert per rule and subject) and resolves once. Channels: webhook
  * (alert.opened / alert.resolved, written to the outbox with the alert, to the endpoints subscribed
- * to them) and email (the owners).
+ * to them) and email (one e-mail per owner, written to the mail outbox with the alert and sent by
+ * the mail sender: retried with backoff, at least once).
  */
 import type { Logger } from 'pino';
 import { PrintwireError } from '@printwire/shared/errors/index';
@@ -20,8 +21,9 @@ import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { AlertRulesTable, AlertsTable } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
+import type { AlertMail } from '../storage/webhooks.js';
+import type { MailSender } from './mail-sender.js';
 import type { WebhookService } from './service.js';
-import type { WebhookMailer } from './worker.js';
 
 export const ALERT_KINDS = [
   'device_offline',
@@ -137,7 +139,11 @@ export class AlertService {
       clock: Clock;
       logger: Logger;
       webhooks: WebhookService;
-      mailer?: WebhookMailer | undefined;
+      /**
+       * Set when mail is configured: the email channel writes the owners' e-mails with the alert,
+       * and this sender is nudged to send them.
+       */
+      mail?: MailSender | undefined;
       /** Rules per organization. Default 50. */
       maxRules?: number;
       /**
@@ -324,6 +330,15 @@ export class AlertService {
     const now = clock.now();
     const channels = JSON.parse(rule.channels) as string[];
     const announce = channels.includes('webhook');
+    const type = action === 'open' ? 'alert.opened' : 'alert.resolved';
+    const email = channels.includes('email') ? this.deps.mail : undefined;
+    // Written with the alert, to the owners of that moment; the mail sender sends it.
+    const mail: AlertMail | undefined = email
+      ? (stored) => ({
+          subject: `Printwire alert ${action === 'open' ? 'opened' : 'resolved'}: ${rule.kind} (${subjectId})`,
+          text: `${type}: ${rule.kind} for ${subjectId} at ${new Date(now).toISOString()}.\n${JSON.stringify(presentAlert(stored).details)}`,
+        })
+      : undefined;
     const alert =
       action === 'open'
         ? await store.webhooks.openAlert(
@@ -339,21 +354,12 @@ export class AlertService {
               resolvedAt: null,
             },
             announce,
+            mail,
           )
-        : await store.webhooks.resolveAlert(rule.id, subjectId, now, announce);
+        : await store.webhooks.resolveAlert(rule.id, subjectId, now, announce, mail);
     if (!alert) return;
-    const view = presentAlert(alert);
-    const type = action === 'open' ? 'alert.opened' : 'alert.resolved';
-    // The event was committed with the alert; the intake delivers it.
+    // The event and the e-mails were committed with the alert; the intake and the sender send them.
     if (announce) void this.deps.webhooks.intake();
-    if (channels.includes('email') && this.deps.mailer) {
-      for (const to of await store.webhooks.ownerEmails(rule.organizationId)) {
-        await this.deps.mailer.send({
-          to,
-          subject: `Printwire alert ${action === 'open' ? 'opened' : 'resolved'}: ${rule.kind} (${subjectId})`,
-          text: `${type}: ${rule.kind} for ${subjectId} at ${new Date(now).toISOString()}.\n${JSON.stringify(view.details)}`,
-        });
-      }
-    }
+    email?.nudge();
   }
 }

@@ -192,6 +192,7 @@ describe('webhook deliveries', () => {
     endpoint = await service.get(organization.id, webhook.id);
     assert.equal(endpoint.enabled, false);
     assert.match(endpoint.disabledReason!, new RegExp(`no successful delivery since ${start}`));
+    await service.mail!.drain(); // the e-mail went to the mail outbox with the disablement
     assert.equal(mails.length, 1);
     assert.match(mails[0]!.to, /@example\.com$/);
     // Disabled: new events are not stored for it, pending retries wait.
@@ -372,6 +373,7 @@ describe('webhook deliveries', () => {
     service.alerts.accept(offline);
     service.alerts.accept(offline);
     await service.alerts.settled();
+    await service.mail!.drain(); // the e-mail went to the mail outbox with the alert
     assert.equal(mails.length, 1);
     assert.match(mails[0]!.subject, /alert opened: printer_offline \(prn_m\)/);
     assert.equal(receiver.received.length, 0, 'no webhook channel');

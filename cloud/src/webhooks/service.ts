@@ -21,6 +21,7 @@ import type { OutboxEvent } from '../storage/webhook-outbox.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../storage/webhooks.js';
 import { AlertService } from './alerts.js';
 import { announcesWebhookEvent, envelope, presentData } from './events.js';
+import { MailSender, type MailSenderOptions } from './mail-sender.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
 import { WebhookSender } from './sender.js';
 import { urlProblem } from './url-guard.js';
@@ -159,6 +160,11 @@ export class WebhookService {
   readonly worker: DeliveryWorker;
   /** Alert rules and alerts; they send alert.opened / alert.resolved through this service. */
   readonly alerts: AlertService;
+  /**
+   * Sends the owners' e-mails (alerts, disabled endpoints) from the mail outbox; undefined
+   * without a mailer (then none are written).
+   */
+  readonly mail: MailSender | undefined;
   private readonly sender: WebhookSender;
   private intaking: Promise<void> | undefined;
   private intakeAgain = false;
@@ -174,6 +180,8 @@ export class WebhookService {
       logger: Logger;
       mailer?: WebhookMailer | undefined;
       options?: Partial<WebhookOptions> | undefined;
+      /** The mail sender's interval, batch, lease and retries. */
+      mailOptions?: Partial<MailSenderOptions> | undefined;
     },
   ) {
     this.options = { ...DEFAULT_WEBHOOK_OPTIONS, ...deps.options };
@@ -182,13 +190,22 @@ export class WebhookService {
       timeoutMs: this.options.timeoutMs,
       maxSocketsPerHost: this.options.maxConcurrentPerEndpoint,
     });
+    this.mail = deps.mailer
+      ? new MailSender({
+          store: deps.store,
+          clock: deps.clock,
+          logger: deps.logger,
+          mailer: deps.mailer,
+          options: deps.mailOptions,
+        })
+      : undefined;
     this.worker = new DeliveryWorker({
       store: deps.store,
       clock: deps.clock,
       logger: deps.logger,
       sender: this.sender,
       options: this.options,
-      ...(deps.mailer ? { mailer: deps.mailer } : {}),
+      ...(this.mail ? { mail: this.mail } : {}),
     });
     this.alerts = new AlertService({
       store: deps.store,
@@ -196,13 +213,14 @@ export class WebhookService {
       clock: deps.clock,
       logger: deps.logger,
       webhooks: this,
-      mailer: deps.mailer,
+      mail: this.mail,
     });
   }
 
   /**
    * Subscribes to the bus, runs the intake at once (events a crash left in the outbox) and then
-   * on its timer, and starts the alerts and the worker.
+   * on its timer, and starts the alerts, the worker and the mail sender (which also looks at
+   * once: e-mails a crash left in the mail outbox).
    */
   async start(): Promise<void> {
     this.unsubscribe ??= await this.deps.bus.subscribe((event) => this.accept(event));
@@ -210,6 +228,7 @@ export class WebhookService {
     this.scheduleIntake(0);
     await this.alerts.start();
     this.worker.start();
+    this.mail?.start();
   }
 
   async stop(): Promise<void> {
@@ -220,6 +239,7 @@ export class WebhookService {
     await this.alerts.stop();
     await this.intaking;
     await this.worker.stop();
+    await this.mail?.stop();
     this.sender.close();
   }
 

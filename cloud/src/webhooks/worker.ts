@@ -3,7 +3,9 @@
  * and at once when nudged after new rows), claims each with a lease, signs the stored body with
  * the endpoint's current secret and POSTs it. Attempts run concurrently, bounded overall and per
  * endpoint, so a slow endpoint holds at most its own slots. Failures are retried on the schedule;
- * an endpoint with no success for `disableAfterMs` is disabled and its owners are mailed.
+ * an endpoint with no success for `disableAfterMs` is disabled and its owners are mailed: the
+ * e-mail is written to the mail outbox in the transaction that disables it, and the mail sender
+ * sends it.
  */
 import type { Logger } from 'pino';
 import {
@@ -14,6 +16,7 @@ import {
 } from '@printwire/shared/webhook/index';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
+import type { MailSender } from './mail-sender.js';
 import type { WebhookOptions } from './options.js';
 import type { WebhookSender } from './sender.js';
 
@@ -44,7 +47,8 @@ export class DeliveryWorker {
       logger: Logger;
       sender: WebhookSender;
       options: WebhookOptions;
-      mailer?: WebhookMailer;
+      /** Set when mail is configured: owners' e-mails are written for it, and it is nudged. */
+      mail?: MailSender;
     },
   ) {}
 
@@ -171,7 +175,7 @@ export class DeliveryWorker {
   }
 
   private async attempt(row: DueRow): Promise<void> {
-    const { store, clock, options, sender, logger } = this.deps;
+    const { store, clock, options, sender, logger, mail } = this.deps;
     try {
       const timestamp = Math.floor(clock.now() / 1000);
       const result = await sender.send(
@@ -197,7 +201,7 @@ export class DeliveryWorker {
           disable = `no successful delivery since ${new Date(since).toISOString()}`;
         }
       }
-      await store.webhooks.finishAttempt(row, {
+      const finished = await store.webhooks.finishAttempt(row, {
         at,
         ok: result.ok,
         responseStatus: result.status,
@@ -205,26 +209,19 @@ export class DeliveryWorker {
         error: result.error,
         nextAttemptAt,
         ...(disable ? { disable } : {}),
+        ...(disable && mail ? { mailOwners: disabledMail(row, disable) } : {}),
       });
-      if (disable) await this.tellOwners(row, disable);
+      if (finished.mailed > 0) mail?.nudge();
     } catch (err) {
       logger.error({ err, deliveryId: row.id }, 'webhook attempt failed to record');
     }
   }
+}
 
-  private async tellOwners(row: DueRow, reason: string): Promise<void> {
-    const { mailer, store, logger } = this.deps;
-    if (!mailer) return;
-    try {
-      for (const to of await store.webhooks.ownerEmails(row.organizationId)) {
-        await mailer.send({
-          to,
-          subject: 'Printwire: a webhook endpoint was disabled',
-          text: `The webhook endpoint ${row.endpointId} (${row.url}) was disabled: ${reason}.\nEnable it again in the dashboard once it answers with a 2xx status.`,
-        });
-      }
-    } catch (err) {
-      logger.error({ err, endpointId: row.endpointId }, 'webhook: mailing the owners failed');
-    }
-  }
+/** The owners' e-mail when an endpoint is disabled. */
+function disabledMail(row: DueRow, reason: string): { subject: string; text: string } {
+  return {
+    subject: 'Printwire: a webhook endpoint was disabled',
+    text: `The webhook endpoint ${row.endpointId} (${row.url}) was disabled: ${reason}.\nEnable it again in the dashboard once it answers with a 2xx status.`,
+  };
 }
