@@ -20,6 +20,7 @@ import { DEFAULT_MAIL_LEASE_MS } from '../storage/mail-outbox.js';
 import type { MailOutboxTable } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
 import type { WebhookMailer } from './worker.js';
+import { CoalescedPass } from '../lib/coalesced.js';
 
 export interface MailSenderOptions {
   /** How often the sender looks for due messages when not nudged. Default 1 s. */
@@ -63,8 +64,10 @@ const errorText = (err: unknown): string =>
 export class MailSender {
   readonly options: MailSenderOptions;
   private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private again = false;
+  private readonly looks = new CoalescedPass(
+    () => this.sendDue(),
+    (err) => this.deps.logger.error({ err }, 'mail: reading due messages failed'),
+  );
   private stopped = true;
 
   constructor(
@@ -95,7 +98,7 @@ export class MailSender {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.ticking;
+    await this.looks.idle();
   }
 
   /** Messages were written: look now rather than at the next tick. */
@@ -114,7 +117,7 @@ export class MailSender {
 
   /** Resolves when the look in progress, if any, has ended. */
   async idle(): Promise<void> {
-    await this.ticking;
+    await this.looks.idle();
   }
 
   private schedule(ms: number): void {
@@ -128,23 +131,7 @@ export class MailSender {
   }
 
   private tick(): Promise<void> {
-    if (this.ticking) {
-      this.again = true;
-      return this.ticking;
-    }
-    this.ticking = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.sendDue();
-        } while (this.again);
-      } catch (err) {
-        this.deps.logger.error({ err }, 'mail: reading due messages failed');
-      } finally {
-        this.ticking = undefined;
-      }
-    })();
-    return this.ticking;
+    return this.looks.run();
   }
 
   /** Claims and sends batch after batch until a claim comes back short. */

@@ -26,6 +26,7 @@ import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
 import { WebhookSender } from './sender.js';
 import { urlProblem } from './url-guard.js';
 import { DeliveryWorker, type WebhookMailer } from './worker.js';
+import { CoalescedPass } from '../lib/coalesced.js';
 
 export interface WebhookView {
   id: string;
@@ -166,8 +167,10 @@ export class WebhookService {
    */
   readonly mail: MailSender | undefined;
   private readonly sender: WebhookSender;
-  private intaking: Promise<void> | undefined;
-  private intakeAgain = false;
+  private readonly intakes = new CoalescedPass(
+    () => this.intakeAll(),
+    (err) => this.deps.logger.error({ err }, 'webhook: storing deliveries failed'),
+  );
   private intakeTimer: NodeJS.Timeout | undefined;
   private stopped = true;
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -237,7 +240,7 @@ export class WebhookService {
     this.stopped = true;
     clearTimeout(this.intakeTimer);
     await this.alerts.stop();
-    await this.intaking;
+    await this.intakes.idle();
     await this.worker.stop();
     await this.mail?.stop();
     this.sender.close();
@@ -258,23 +261,7 @@ export class WebhookService {
    * calls coalesce into one more pass. Failures are logged and left to the next pass.
    */
   intake(): Promise<void> {
-    if (this.intaking) {
-      this.intakeAgain = true;
-      return this.intaking;
-    }
-    this.intaking = (async () => {
-      try {
-        do {
-          this.intakeAgain = false;
-          await this.intakeAll();
-        } while (this.intakeAgain);
-      } catch (err) {
-        this.deps.logger.error({ err }, 'webhook: storing deliveries failed');
-      } finally {
-        this.intaking = undefined;
-      }
-    })();
-    return this.intaking;
+    return this.intakes.run();
   }
 
   private async intakeAll(): Promise<void> {

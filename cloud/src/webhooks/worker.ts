@@ -19,6 +19,7 @@ import type { Store } from '../storage/store.js';
 import type { MailSender } from './mail-sender.js';
 import type { WebhookOptions } from './options.js';
 import type { WebhookSender } from './sender.js';
+import { CoalescedPass } from '../lib/coalesced.js';
 
 export interface WebhookMailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>;
@@ -36,8 +37,10 @@ export class DeliveryWorker {
   private readonly queued = new Map<string, DueRow[]>();
   private queuedCount = 0;
   private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private again = false;
+  private readonly looks = new CoalescedPass(
+    () => this.look(),
+    (err) => this.deps.logger.error({ err }, 'webhook worker: reading due deliveries failed'),
+  );
   private stopped = true;
 
   constructor(
@@ -62,7 +65,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.ticking;
+    await this.looks.idle();
     await Promise.allSettled([...this.active.values()]);
   }
 
@@ -92,23 +95,7 @@ export class DeliveryWorker {
 
   /** One look at the due rows; concurrent calls coalesce into one more look. */
   tick(): Promise<void> {
-    if (this.ticking) {
-      this.again = true;
-      return this.ticking;
-    }
-    this.ticking = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.look();
-        } while (this.again);
-      } catch (err) {
-        this.deps.logger.error({ err }, 'webhook worker: reading due deliveries failed');
-      } finally {
-        this.ticking = undefined;
-      }
-    })();
-    return this.ticking;
+    return this.looks.run();
   }
 
   private async look(): Promise<void> {
