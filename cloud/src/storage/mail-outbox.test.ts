@@ -2,16 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
-import { dropPostgresSchema, ensurePostgresSchema } from './db.js';
 import type { AlertsTable } from './schema.js';
 import { Store } from './store.js';
-import {
-  openTestStore,
-  POSTGRES_URL,
-  storeKinds,
-  underSchemaLock,
-  type TestStore,
-} from './test-stores.js';
+import { openTestStore, openTwoInstances, storeKinds, type TestStore } from './test-stores.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
@@ -267,26 +260,10 @@ for (const { kind, skip } of await storeKinds()) {
   describe(`mail outbox claims across instances on ${kind}`, { skip }, () => {
     let a: Store;
     let b: Store;
-    let cleanup: () => Promise<void>;
+    let cleanup: (() => Promise<void>) | undefined;
 
     before(async () => {
-      if (kind === 'postgres') {
-        // Two stores on one schema: two cloud instances with their own connection pools.
-        const schema = `pw_test_${suffix()}`;
-        await ensurePostgresSchema(POSTGRES_URL, schema);
-        a = await underSchemaLock(() => Store.open({ url: POSTGRES_URL, schema, poolSize: 5 }));
-        b = await Store.open({ url: POSTGRES_URL, schema, poolSize: 5, migrate: false });
-        cleanup = async () => {
-          await a.close();
-          await b.close();
-          await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
-        };
-      } else {
-        // One SQLite file has one writer: claims of one process race through it.
-        const t = await openTestStore('sqlite');
-        a = b = t.store;
-        cleanup = () => t.cleanup();
-      }
+      ({ a, b, cleanup } = await openTwoInstances(kind));
     });
     after(async () => {
       await cleanup?.();

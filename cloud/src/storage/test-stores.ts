@@ -73,6 +73,33 @@ export async function openTestStore(
   };
 }
 
+/**
+ * Two stores over one database, as two cloud instances have. PostgreSQL: one schema, two
+ * connection pools. SQLite: one file has one writer, so both are the same store and what the two
+ * "instances" do at once races through it.
+ */
+export async function openTwoInstances(
+  kind: StoreKind,
+): Promise<{ a: Store; b: Store; cleanup(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const t = await openTestStore('sqlite');
+    return { a: t.store, b: t.store, cleanup: () => t.cleanup() };
+  }
+  const schema = `pw_test_${randomBytes(6).toString('hex')}`;
+  await ensurePostgresSchema(POSTGRES_URL, schema);
+  const a = await underSchemaLock(() => Store.open({ url: POSTGRES_URL, schema, poolSize: 5 }));
+  const b = await Store.open({ url: POSTGRES_URL, schema, poolSize: 5, migrate: false });
+  return {
+    a,
+    b,
+    async cleanup() {
+      await a.close();
+      await b.close();
+      await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
+    },
+  };
+}
+
 /** Any number: the advisory lock test processes take around migrations and schema drops. */
 const SCHEMA_LOCK = 0x70772d74;
 

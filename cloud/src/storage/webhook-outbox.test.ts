@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
-import { dropPostgresSchema, ensurePostgresSchema } from './db.js';
 import type { NewJob } from './jobs.js';
 import type { WebhookDeliveriesTable } from './schema.js';
 import { Store } from './store.js';
 import {
   openTestStore,
-  POSTGRES_URL,
+  openTwoInstances,
   storeKinds,
   textJobInput,
-  underSchemaLock,
   type TestStore,
 } from './test-stores.js';
 import type { Job, Mode } from './types.js';
@@ -294,26 +292,10 @@ for (const { kind, skip } of await storeKinds()) {
   describe(`webhook outbox intake across instances on ${kind}`, { skip }, () => {
     let a: Store;
     let b: Store;
-    let cleanup: () => Promise<void>;
+    let cleanup: (() => Promise<void>) | undefined;
 
     before(async () => {
-      if (kind === 'postgres') {
-        // Two stores on one schema: two cloud instances with their own connection pools.
-        const schema = `pw_test_${randomBytes(6).toString('hex')}`;
-        await ensurePostgresSchema(POSTGRES_URL, schema);
-        a = await underSchemaLock(() => Store.open({ url: POSTGRES_URL, schema, poolSize: 5 }));
-        b = await Store.open({ url: POSTGRES_URL, schema, poolSize: 5, migrate: false });
-        cleanup = async () => {
-          await a.close();
-          await b.close();
-          await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
-        };
-      } else {
-        // One SQLite file has one writer: two intakes of one process race through it.
-        const t = await openTestStore('sqlite');
-        a = b = t.store;
-        cleanup = () => t.cleanup();
-      }
+      ({ a, b, cleanup } = await openTwoInstances(kind));
     });
     after(async () => {
       await cleanup?.();

@@ -15,6 +15,7 @@ import { Store } from '../storage/store.js';
 import {
   openTestStore,
   POSTGRES_URL,
+  openTwoInstances,
   storeKinds,
   underSchemaLock,
   type StoreKind,
@@ -309,26 +310,10 @@ for (const { kind, skip } of await storeKinds()) {
   describe(`mail senders of two instances on ${kind}`, { skip }, () => {
     let a: Store;
     let b: Store;
-    let cleanup: () => Promise<void>;
+    let cleanup: (() => Promise<void>) | undefined;
 
     before(async () => {
-      if (kind === 'postgres') {
-        // Two stores on one schema: two cloud instances with their own connection pools.
-        const schema = `pw_test_${suffix()}`;
-        await ensurePostgresSchema(POSTGRES_URL, schema);
-        a = await underSchemaLock(() => Store.open({ url: POSTGRES_URL, schema, poolSize: 5 }));
-        b = await Store.open({ url: POSTGRES_URL, schema, poolSize: 5, migrate: false });
-        cleanup = async () => {
-          await a.close();
-          await b.close();
-          await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
-        };
-      } else {
-        // One SQLite file has one writer: two senders of one process race through it.
-        const t = await openTestStore('sqlite');
-        a = b = t.store;
-        cleanup = () => t.cleanup();
-      }
+      ({ a, b, cleanup } = await openTwoInstances(kind));
     });
     after(async () => {
       await cleanup?.();
