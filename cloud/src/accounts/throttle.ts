@@ -4,8 +4,10 @@
  * a stranger guessing at an account delays its owner by at most the cap, and a success resets
  * the account's count. The counts live in the cache store, so every instance sharing it (Redis)
  * counts the same failures and sees the same resets; the in-process store keeps them for its one
- * instance, pruned when they grow. Times come from the injected clock.
+ * instance, pruned when they grow. Times come from the injected clock. Without its counts a login
+ * is refused (503 UNAVAILABLE), never let through unthrottled.
  */
+import { PrintwireError } from '@printwire/shared/errors/index';
 import type { CacheStore, ThrottleOptions } from '../cache/types.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -39,14 +41,28 @@ export class LoginThrottle {
 
   /** Milliseconds until `key` may try again; 0 when it may now. */
   waitMs(key: string): Promise<number> {
-    return this.cache.throttleWait(this.prefix + key, this.clock.now());
+    return unavailableWithoutCache(this.cache.throttleWait(this.prefix + key, this.clock.now()));
   }
 
   fail(key: string): Promise<void> {
-    return this.cache.throttleFail(this.prefix + key, this.options, this.clock.now());
+    return unavailableWithoutCache(
+      this.cache.throttleFail(this.prefix + key, this.options, this.clock.now()),
+    );
   }
 
   reset(key: string): Promise<void> {
-    return this.cache.throttleReset(this.prefix + key);
+    return unavailableWithoutCache(this.cache.throttleReset(this.prefix + key));
+  }
+}
+
+async function unavailableWithoutCache<T>(operation: Promise<T>): Promise<T> {
+  try {
+    return await operation;
+  } catch (cause) {
+    throw new PrintwireError(
+      'UNAVAILABLE',
+      'sign-in is paused: the cache store that counts failed logins cannot be reached; try again shortly',
+      { cause },
+    );
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateSync } from 'otplib';
+import { MemoryCache } from '../cache/memory.js';
 import { bootstrap } from '../services/bootstrap.js';
 import { refreshCookie, startDashboard, type DashboardHarness } from './test-helpers.js';
 
@@ -433,5 +434,42 @@ describe('dashboard accounts', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+/** The in-process cache store whose login throttle stops answering when told to (Redis down). */
+class FailingThrottleCache extends MemoryCache {
+  down = false;
+
+  override throttleWait(key: string, now: number): Promise<number> {
+    if (this.down) return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    return super.throttleWait(key, now);
+  }
+}
+
+describe('dashboard sign-in without the cache store', () => {
+  const cache = new FailingThrottleCache();
+  let h: DashboardHarness;
+  before(async () => {
+    h = await startDashboard({ cache });
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  test('a login is refused with 503 UNAVAILABLE naming the cache store, not let through unthrottled', async () => {
+    const p = await h.person('Cacheless');
+    cache.down = true;
+    const refused = await h.call('POST', '/auth/login', {
+      body: { email: p.email, password: p.password },
+    });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.body.error.code, 'UNAVAILABLE');
+    assert.match(refused.body.error.message, /cache store/);
+    cache.down = false;
+    const back = await h.call('POST', '/auth/login', {
+      body: { email: p.email, password: p.password },
+    });
+    assert.equal(back.status, 200);
   });
 });

@@ -76,7 +76,7 @@ export const authOperations = {
     path: '/auth/login',
     summary: 'Log in: an access token (15 minutes) and the pw_refresh cookie',
     description:
-      'With two-factor on and no code (or recoveryCode), answers { twoFactorRequired, challenge } to complete at /auth/login/2fa. 401 for a wrong e-mail or password alike; 403 EMAIL_NOT_VERIFIED; 429 after repeated failures.',
+      'With two-factor on and no code (or recoveryCode), answers { twoFactorRequired, challenge } to complete at /auth/login/2fa. 401 for a wrong e-mail or password alike; 403 EMAIL_NOT_VERIFIED; 429 after repeated failures; 503 while the cache store that counts failures cannot be reached.',
     tag: TAG,
     auth: 'none',
     body: loginBody,
@@ -89,6 +89,10 @@ export const authOperations = {
       401: { description: 'UNAUTHORIZED', schema: errorBodySchema },
       403: { description: 'EMAIL_NOT_VERIFIED', schema: errorBodySchema },
       429: { description: 'RATE_LIMITED', schema: errorBodySchema },
+      503: {
+        description: 'UNAVAILABLE: the cache store counting failed logins cannot be reached',
+        schema: errorBodySchema,
+      },
     },
   },
   login2fa: {
@@ -102,6 +106,10 @@ export const authOperations = {
       200: { description: 'a session', schema: sessionSchema },
       400: invalidBody,
       401: { description: 'UNAUTHORIZED', schema: errorBodySchema },
+      503: {
+        description: 'UNAVAILABLE: the cache store counting failed logins cannot be reached',
+        schema: errorBodySchema,
+      },
     },
   },
   refresh: {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { createApp } from '../app.js';
 import { MemoryBus, MemoryCache } from '../cache/memory.js';
+import type { CacheStore } from '../cache/types.js';
 import { defaultConfig } from '../config.js';
 import { ManualClock } from '../lib/clock.js';
 import { linksInEml } from '../mail/mailer.js';
@@ -73,7 +74,7 @@ export function refreshCookie(headers: Headers): string {
 }
 
 export async function startDashboard(
-  options: { kind?: StoreKind; publicUrl?: string } = {},
+  options: { kind?: StoreKind; publicUrl?: string; cache?: CacheStore } = {},
 ): Promise<DashboardHarness> {
   const { store, cleanup } = await openTestStore(options.kind ?? 'sqlite');
   const dataDir = await mkdtemp(join(tmpdir(), 'pw-dashboard-'));
@@ -82,7 +83,7 @@ export async function startDashboard(
   const config = defaultConfig({ port: 0, logLevel: 'silent', dataDir, publicUrl });
   const cloud = createApp({
     store,
-    cache: new MemoryCache(),
+    cache: options.cache ?? new MemoryCache(),
     bus: new MemoryBus(),
     clock,
     logger: pino({ level: 'silent' }),
