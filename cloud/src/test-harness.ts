@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { createApp, type CloudApp } from './app.js';
 import { MemoryBus, MemoryCache } from './cache/memory.js';
-import type { BusEvent, CacheStore } from './cache/types.js';
+import type { BusEvent, CacheStore, EventBus } from './cache/types.js';
 import { defaultConfig, type CloudConfig, type Limits } from './config.js';
 import { ManualClock } from './lib/clock.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
@@ -21,6 +21,8 @@ export interface Harness {
   clock: ManualClock;
   cloud: CloudApp;
   config: CloudConfig;
+  /** The in-process bus the app publishes on (a second instance's services can share it). */
+  bus: EventBus;
   /** Every event published on the bus, in order. */
   events: BusEvent[];
   /** A fresh organization with an owner, keys and a sandbox. */
@@ -76,6 +78,7 @@ export async function startHarness(
     clock,
     cloud,
     config,
+    bus,
     events,
     org: (plan = 'free') =>
       bootstrap(

@@ -113,7 +113,20 @@ export interface GatewaySignal {
   errorCode?: undefined;
 }
 
-export type BusEvent = JobStateChanged | InventoryChanged | GatewaySignal;
+/**
+ * An organization's failure-rate rules changed on some instance: every instance checks them
+ * again, so each one times them (not only the instance that served the change).
+ */
+export interface AlertRulesChanged {
+  type: 'alerts.rules_changed';
+  organizationId: string;
+  jobId?: undefined;
+  state?: undefined;
+  mode?: undefined;
+  errorCode?: undefined;
+}
+
+export type BusEvent = JobStateChanged | InventoryChanged | GatewaySignal | AlertRulesChanged;
 
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
 import type { InventoryChanged } from '../cache/types.js';
 import { startHarness, type Harness } from '../test-harness.js';
+import { AlertService } from './alerts.js';
 import { startReceiver, type Receiver } from './test-receiver.js';
 
 const MIN = 60_000;
@@ -141,12 +143,14 @@ describe('alerts', () => {
     }
   });
 
-  /** An organization with a failure-rate rule, and a way to finish a live job of it. */
-  async function failureRate(rule: {
-    thresholdPercent: number;
-    windowMinutes: number;
-    minJobs: number;
-  }) {
+  /**
+   * An organization with a failure-rate rule, and a way to finish a live job of it. With
+   * `ruleLater`, the rule is created when the test calls `createRule`.
+   */
+  async function failureRate(
+    rule: { thresholdPercent: number; windowMinutes: number; minJobs: number },
+    options: { ruleLater?: boolean } = {},
+  ) {
     const org = await setup();
     const deviceId = (
       await h.store.inventory.createDevice(
@@ -155,11 +159,13 @@ describe('alerts', () => {
         h.clock.now(),
       )
     ).id;
-    await h.cloud.webhooks.alerts.createRule(org.orgId, {
-      kind: 'failure_rate',
-      channels: ['webhook'],
-      ...rule,
-    });
+    const createRule = () =>
+      h.cloud.webhooks.alerts.createRule(org.orgId, {
+        kind: 'failure_rate',
+        channels: ['webhook'],
+        ...rule,
+      });
+    if (!options.ruleLater) await createRule();
     const finish = async (state: 'printed' | 'failed') => {
       const job = await h.call('POST', '/v1/jobs', {
         key: org.liveKey,
@@ -175,7 +181,7 @@ describe('alerts', () => {
       );
       await settle();
     };
-    return { org, finish };
+    return { org, finish, createRule };
   }
 
   /** The event types the organization's endpoint received (earlier tests' alerts go on). */
@@ -295,6 +301,37 @@ describe('alerts', () => {
     await settle();
     assert.deepEqual(types(org.orgId), ['alert.opened', 'alert.resolved']);
     assert.equal((await alerts.listAlerts(org.orgId, 1))[0]!.state, 'resolved');
+  });
+
+  test('a failure-rate rule created on one instance is timed by every instance, and its deletion stops every timer', async () => {
+    // A second instance's alert service: same database and bus, its own timers.
+    const other = new AlertService({
+      store: h.store,
+      bus: h.bus,
+      clock: h.clock,
+      logger: pino({ level: 'silent' }),
+      webhooks: h.cloud.webhooks,
+    });
+    await other.start();
+    try {
+      const { org, finish, createRule } = await failureRate(
+        { thresholdPercent: 50, windowMinutes: 10, minJobs: 1 },
+        { ruleLater: true },
+      );
+      const failedAt = h.clock.now();
+      await finish('failed');
+      await other.settled();
+      assert.equal(other.nextRecheckAt(org.orgId), undefined, 'no rule yet: nothing to time');
+      const rule = await createRule(); // served by the first instance; no job finishes after it
+      await other.settled();
+      assert.equal(other.nextRecheckAt(org.orgId), failedAt + 10 * MIN + 1);
+      await h.cloud.webhooks.alerts.deleteRule(org.orgId, rule.id);
+      await other.settled();
+      assert.equal(other.nextRecheckAt(org.orgId), undefined);
+      assert.equal(h.cloud.webhooks.alerts.nextRecheckAt(org.orgId), undefined);
+    } finally {
+      await other.stop();
+    }
   });
 
   test('a failure_rate rule without its threshold and window is refused', async () => {

@@ -254,8 +254,12 @@ export class AlertService {
         `an organization has at most ${max} alert rules`,
       );
     }
-    // The window may already hold enough failures; the check also schedules the timer.
-    if (rate) await this.enqueue(() => this.failureRate(organizationId));
+    if (rate) {
+      // The window may already hold enough failures; the check also schedules the timer. The
+      // other instances check too, so the timer does not depend on this one staying up.
+      await this.enqueue(() => this.failureRate(organizationId));
+      await this.announceRules(organizationId);
+    }
     return presentRule(row);
   }
 
@@ -267,6 +271,18 @@ export class AlertService {
     if (!(await this.deps.store.webhooks.deleteRule(organizationId, id))) {
       throw new PrintwireError('NOT_FOUND', `no alert rule ${id}`);
     }
+    // Every instance checks again: a deleted failure-rate rule no longer keeps a timer anywhere.
+    await this.enqueue(() => this.failureRate(organizationId));
+    await this.announceRules(organizationId);
+  }
+
+  /** Tells every instance that the organization's rules changed (best effort: the bus). */
+  private async announceRules(organizationId: string): Promise<void> {
+    try {
+      await this.deps.bus.publish({ type: 'alerts.rules_changed', organizationId });
+    } catch (err) {
+      this.deps.logger.warn({ err, organizationId }, 'alerts: announcing a rule change failed');
+    }
   }
 
   async listAlerts(organizationId: string, limit: number): Promise<AlertView[]> {
@@ -275,6 +291,10 @@ export class AlertService {
 
   private async evaluate(event: BusEvent): Promise<void> {
     if (event.type === 'gateway.signal') return;
+    if (event.type === 'alerts.rules_changed') {
+      await this.failureRate(event.organizationId);
+      return;
+    }
     if (event.type === 'job.state_changed') {
       if (event.mode === 'live' && (event.state === 'failed' || event.state === 'printed')) {
         await this.failureRate(event.organizationId);

@@ -38,6 +38,7 @@ export function announcesWebhookEvent(event: BusEvent): boolean {
     case 'job.state_changed':
       return JOB_STATE_EVENTS[event.state] !== undefined;
     case 'gateway.signal':
+    case 'alerts.rules_changed':
       return false;
     default:
       return true;
