@@ -1,0 +1,158 @@
+/**
+ * docs/quickstart.md, command for command, from the repository's root as a reader runs it: the
+ * root's `npm start` and `npx printwire-cloud admin bootstrap` must meet in one data directory
+ * (`./.printwire`). The root is stood in for by a temporary folder holding the root's
+ * package.json and a link to its node_modules, so a reader's own `.printwire` is never touched.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePort, tempDir } from './e2e-support.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+describe('the quickstart, as written', () => {
+  let dir: string;
+  let server: ChildProcess | undefined;
+  let url: string;
+  let testKey: string;
+  const env = (port: number) => {
+    const e: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'info' };
+    for (const name of ['DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'npm_config_prefix']) {
+      delete e[name];
+    }
+    return e;
+  };
+
+  before(async () => {
+    dir = tempDir('printwire-quickstart-');
+    copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const port = await freePort();
+    // 1. npm start
+    server = spawn(NPM, ['start', '--silent'], {
+      cwd: dir,
+      env: env(port),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
+    let output = '';
+    server.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: server!.stdout! }).on('line', (line) => {
+        output += `${line}\n`;
+        try {
+          const entry = JSON.parse(line) as { msg?: string; url?: string };
+          if (entry.msg === 'listening' && entry.url) resolve(entry.url);
+        } catch {
+          // npm's own lines
+        }
+      });
+      server!.once('exit', (code) => reject(new Error(`npm start exited with ${code}\n${output}`)));
+    });
+  });
+  after(async () => {
+    if (server?.pid !== undefined && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once('exit', resolve));
+      // npm and the server it started: the whole process group.
+      process.kill(-server.pid, 'SIGTERM');
+      await exited;
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('npm start keeps its data in ./.printwire of the folder it is run from', () => {
+    assert.ok(existsSync(join(dir, '.printwire')), 'no .printwire where npm start was run');
+  });
+
+  test('2. admin bootstrap, run from the same folder, makes keys the running server knows', async () => {
+    const { stdout } = await run(
+      NPX,
+      [
+        'printwire-cloud',
+        'admin',
+        'bootstrap',
+        '--email',
+        'you@example.com',
+        '--password',
+        'a long password',
+        '--org',
+        'My shop',
+        '--json',
+      ],
+      { cwd: dir, env: env(0) },
+    );
+    const keys = JSON.parse(stdout) as { testKey: string; liveKey: string; activationCode: string };
+    assert.match(keys.testKey, /^pw_test_/);
+    assert.match(keys.liveKey, /^pw_live_/);
+    testKey = keys.testKey;
+    const me = await fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${testKey}` } });
+    assert.equal(me.status, 200, 'the server does not know the key the CLI made');
+  });
+
+  test('3 and 4. the sandbox receipt prints at once, once per Idempotency-Key, and its preview is a PNG', async () => {
+    const headers = {
+      authorization: `Bearer ${testKey}`,
+      'content-type': 'application/json',
+      'idempotency-key': 'order-1001',
+    };
+    const body = JSON.stringify({
+      type: 'receipt',
+      data: {
+        blocks: [
+          { type: 'text', value: 'Hello, Printwire', align: 'center', size: 2 },
+          { type: 'pair', left: 'Coffee', right: '2.50' },
+          { type: 'cut' },
+        ],
+      },
+      metadata: { order: '1001' },
+    });
+    const first = await fetch(`${url}/v1/jobs`, { method: 'POST', headers, body });
+    assert.equal(first.status, 201);
+    const job = (await first.json()) as { id: string; state: string; events: { state: string }[] };
+    assert.equal(job.state, 'printed');
+    assert.deepEqual(
+      job.events.map((e) => e.state),
+      ['queued', 'sending', 'printed'],
+    );
+    const again = await fetch(`${url}/v1/jobs`, { method: 'POST', headers, body });
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as { id: string }).id, job.id);
+
+    const preview = await fetch(`${url}/v1/jobs/${job.id}/preview`, {
+      headers: { authorization: `Bearer ${testKey}` },
+    });
+    assert.equal(preview.status, 200);
+    const png = Buffer.from(await preview.arrayBuffer());
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+  });
+
+  test('the paper-out sandbox printer fails the job with PAPER_OUT, and the sandbox lists its four printers', async () => {
+    const failed = await fetch(`${url}/v1/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'text', data: 'hello', printer: { alias: 'paper-out' } }),
+    });
+    const job = (await failed.json()) as { state: string; errorCode: string };
+    assert.equal(job.state, 'failed');
+    assert.equal(job.errorCode, 'PAPER_OUT');
+    const printers = await fetch(`${url}/v1/printers`, {
+      headers: { authorization: `Bearer ${testKey}` },
+    });
+    const list = (await printers.json()) as { data: { alias: string }[] };
+    assert.deepEqual(list.data.map((p) => p.alias).sort(), [
+      'label',
+      'paper-out',
+      'receipt-58',
+      'receipt-80',
+    ]);
+  });
+});
