@@ -155,4 +155,41 @@ describe('the quickstart, as written', () => {
       'receipt-80',
     ]);
   });
+
+  test('5. jobs are found again by metadata and by state, newest first', async () => {
+    const get = async (query: string) => {
+      const res = await fetch(`${url}/v1/jobs?${query}`, {
+        headers: { authorization: `Bearer ${testKey}` },
+      });
+      assert.equal(res.status, 200);
+      return (await res.json()) as { data: { state: string; metadata: Record<string, string> }[] };
+    };
+    const byOrder = await get('metadata.order=1001');
+    assert.equal(byOrder.data.length, 1);
+    assert.equal(byOrder.data[0]!.metadata.order, '1001');
+    const failed = await get('state=failed&limit=10');
+    assert.deepEqual(
+      failed.data.map((j) => j.state),
+      ['failed'],
+    );
+  });
+
+  test('6. a receipt preview without printing answers the PNG itself', async () => {
+    const res = await fetch(`${url}/v1/receipt/preview`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${testKey}`,
+        'content-type': 'application/json',
+        accept: 'image/png',
+      },
+      body: JSON.stringify({
+        document: { blocks: [{ type: 'text', value: 'Draft' }] },
+        paper: '58mm',
+      }),
+    });
+    assert.equal(res.status, 201);
+    assert.equal(res.headers.get('content-type'), 'image/png');
+    const png = Buffer.from(await res.arrayBuffer());
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+  });
 });
