@@ -2,7 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -209,5 +217,33 @@ describe('HTML to PDF with the installed Chromium', () => {
     assert.ok((await removeOrphanProfiles()) >= 1);
     assert.ok(!existsSync(join(tmpdir(), profile)), 'the next launch deletes it');
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a profile that cannot be deleted yet (its browser still quitting) is left for later, not an error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'printwire-orphans-'));
+    try {
+      // Process ids far above any pid_max are never alive.
+      for (const name of ['printwire-browser-999999991-a', 'printwire-browser-999999992-b']) {
+        mkdirSync(join(dir, name));
+      }
+      const busy = join(dir, 'printwire-browser-999999991-a');
+      const removed = await removeOrphanProfiles(dir, async (path) => {
+        if (path === busy) {
+          throw Object.assign(
+            new Error(`ENOTEMPTY: directory not empty, rmdir '${path}/Default'`),
+            {
+              code: 'ENOTEMPTY',
+            },
+          );
+        }
+        rmSync(path, { recursive: true });
+      });
+      assert.equal(removed, 1);
+      assert.ok(existsSync(busy), 'left for the next launch');
+      assert.equal(await removeOrphanProfiles(dir), 1, 'the next launch deletes it');
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -114,17 +114,26 @@ function processAlive(pid: number): boolean {
   }
 }
 
+const removeTree = (path: string): Promise<void> =>
+  rm(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+
 /**
  * Deletes the temporary browser profiles of agents that are gone (killed before they could
- * delete their own): a profile's name carries its agent's process id. Returns how many.
+ * delete their own): a profile's name carries its agent's process id. Returns how many. Best
+ * effort: a killed agent's browser may still be writing its profile while it quits (rm then
+ * fails with ENOTEMPTY); such a profile is left for the next launch, never failing this one.
  */
-export async function removeOrphanProfiles(dir = tmpdir()): Promise<number> {
+export async function removeOrphanProfiles(dir = tmpdir(), remove = removeTree): Promise<number> {
   let removed = 0;
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const pid = Number(/^printwire-browser-(\d+)-/.exec(name)?.[1]);
     if (!pid || processAlive(pid)) continue;
-    await rm(join(dir, name), { recursive: true, force: true });
-    removed++;
+    try {
+      await remove(join(dir, name));
+      removed++;
+    } catch {
+      // Still being written: the next launch tries again.
+    }
   }
   return removed;
 }
