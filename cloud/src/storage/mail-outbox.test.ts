@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { AlertsTable } from './schema.js';
 import { Store } from './store.js';
-import { openTestStore, openTwoInstances, storeKinds, type TestStore } from './test-stores.js';
+import { openTestStore, twoInstancesPerSuite, storeKinds, type TestStore } from './test-stores.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
@@ -258,18 +258,10 @@ for (const { kind, skip } of await storeKinds()) {
   });
 
   describe(`mail outbox claims across instances on ${kind}`, { skip }, () => {
-    let a: Store;
-    let b: Store;
-    let cleanup: (() => Promise<void>) | undefined;
-
-    before(async () => {
-      ({ a, b, cleanup } = await openTwoInstances(kind));
-    });
-    after(async () => {
-      await cleanup?.();
-    });
+    const instances = twoInstancesPerSuite(kind);
 
     test('claims running at once take every due row exactly once', async () => {
+      const { a, b } = instances;
       const org = await organization(a, { owners: [] });
       const total = 120;
       await a.mailOutbox.enqueue(

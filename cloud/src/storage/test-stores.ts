@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { dropPostgresSchema, ensurePostgresSchema, postgresClientConfig } from './db.js';
 import type { NewJob } from './jobs.js';
@@ -43,32 +44,47 @@ export interface TestStore {
 
 export type StoreKind = 'sqlite' | 'postgres';
 
-export async function openTestStore(
-  kind: StoreKind,
-  options: Omit<StoreOptions, 'url'> = {},
-): Promise<TestStore> {
+/**
+ * An empty database of `kind` that stores can be opened on, closed and opened on again (a
+ * restarted cloud), or opened on twice (two instances); `cleanup` deletes it. SQLite: a real file,
+ * so the WAL, the read connection and durable commits are what tests exercise. PostgreSQL: a
+ * schema of its own.
+ */
+export async function testDatabase(kind: StoreKind): Promise<{
+  open(options?: Omit<StoreOptions, 'url' | 'schema'>): Promise<Store>;
+  cleanup(): Promise<void>;
+}> {
   if (kind === 'sqlite') {
-    // A real file, so the WAL, the read connection and durable commits are what tests exercise.
     const dir = mkdtempSync(join(tmpdir(), 'printwire-store-'));
-    const store = await Store.open({ ...options, url: join(dir, 'printwire.db') });
+    const url = join(dir, 'printwire.db');
     return {
-      store,
-      async cleanup() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
+      open: (options = {}) => Store.open({ ...options, url }),
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
   const schema = `pw_test_${randomBytes(6).toString('hex')}`;
   await ensurePostgresSchema(POSTGRES_URL, schema);
-  const store = await underSchemaLock(() =>
-    Store.open({ ...options, url: POSTGRES_URL, schema, poolSize: 5 }),
-  );
+  return {
+    open: (options = {}) => {
+      const open = () => Store.open({ poolSize: 5, ...options, url: POSTGRES_URL, schema });
+      // Migrating reads every schema's catalog: it takes turns with other files' drops.
+      return options.migrate === false ? open() : underSchemaLock(open);
+    },
+    cleanup: () => underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema)),
+  };
+}
+
+export async function openTestStore(
+  kind: StoreKind,
+  options: Omit<StoreOptions, 'url'> = {},
+): Promise<TestStore> {
+  const db = await testDatabase(kind);
+  const store = await db.open(options);
   return {
     store,
     async cleanup() {
       await store.close();
-      await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
+      await db.cleanup();
     },
   };
 }
@@ -81,23 +97,35 @@ export async function openTestStore(
 export async function openTwoInstances(
   kind: StoreKind,
 ): Promise<{ a: Store; b: Store; cleanup(): Promise<void> }> {
-  if (kind === 'sqlite') {
-    const t = await openTestStore('sqlite');
-    return { a: t.store, b: t.store, cleanup: () => t.cleanup() };
-  }
-  const schema = `pw_test_${randomBytes(6).toString('hex')}`;
-  await ensurePostgresSchema(POSTGRES_URL, schema);
-  const a = await underSchemaLock(() => Store.open({ url: POSTGRES_URL, schema, poolSize: 5 }));
-  const b = await Store.open({ url: POSTGRES_URL, schema, poolSize: 5, migrate: false });
+  const db = await testDatabase(kind);
+  const a = await db.open();
+  const b = kind === 'sqlite' ? a : await db.open({ migrate: false });
   return {
     a,
     b,
     async cleanup() {
       await a.close();
-      await b.close();
-      await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
+      if (b !== a) await b.close();
+      await db.cleanup();
     },
   };
+}
+
+/**
+ * `openTwoInstances` for the suite being declared: opened before its tests, deleted after them.
+ * The stores are read from the returned object once the tests run.
+ */
+export function twoInstancesPerSuite(kind: StoreKind): { a: Store; b: Store } {
+  const pair = {} as { a: Store; b: Store };
+  let cleanup: (() => Promise<void>) | undefined;
+  before(async () => {
+    const opened = await openTwoInstances(kind);
+    ({ a: pair.a, b: pair.b, cleanup } = opened);
+  });
+  after(async () => {
+    await cleanup?.();
+  });
+  return pair;
 }
 
 /** Any number: the advisory lock test processes take around migrations and schema drops. */

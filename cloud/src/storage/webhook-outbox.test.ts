@@ -7,7 +7,7 @@ import type { WebhookDeliveriesTable } from './schema.js';
 import { Store } from './store.js';
 import {
   openTestStore,
-  openTwoInstances,
+  twoInstancesPerSuite,
   storeKinds,
   textJobInput,
   type TestStore,
@@ -290,18 +290,10 @@ for (const { kind, skip } of await storeKinds()) {
   });
 
   describe(`webhook outbox intake across instances on ${kind}`, { skip }, () => {
-    let a: Store;
-    let b: Store;
-    let cleanup: (() => Promise<void>) | undefined;
-
-    before(async () => {
-      ({ a, b, cleanup } = await openTwoInstances(kind));
-    });
-    after(async () => {
-      await cleanup?.();
-    });
+    const instances = twoInstancesPerSuite(kind);
 
     test('intakes running at once store every event exactly once per endpoint', async () => {
+      const { a, b } = instances;
       const org = (await a.organizations.create({ name: 'Shop' }, T0, SANDBOX_PRINTERS)).id;
       for (const mode of ['test', 'test'] as const) {
         await a.webhooks.createEndpoint(

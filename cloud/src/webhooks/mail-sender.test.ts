@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pino, { type Logger } from 'pino';
 import { MemoryBus } from '../cache/memory.js';
 import type { InventoryChanged } from '../cache/types.js';
 import { ManualClock } from '../lib/clock.js';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
-import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
 import type { MailMessage } from '../storage/mail-outbox.js';
 import { Store } from '../storage/store.js';
 import {
   openTestStore,
-  POSTGRES_URL,
-  openTwoInstances,
+  twoInstancesPerSuite,
   storeKinds,
-  underSchemaLock,
-  type StoreKind,
+  testDatabase,
   type TestStore,
 } from '../storage/test-stores.js';
 import { MailSender, mailRetryDelay, type MailSenderOptions } from './mail-sender.js';
@@ -87,26 +81,6 @@ async function organization(store: Store, owners: string[], now: number): Promis
   return org;
 }
 
-/** A database that can be closed and opened again, as a restarted cloud does. */
-async function reopenable(
-  kind: StoreKind,
-): Promise<{ open(): Promise<Store>; cleanup(): Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'printwire-mail-'));
-    const url = join(dir, 'printwire.db');
-    return {
-      open: () => Store.open({ url }),
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const schema = `pw_test_${suffix()}`;
-  await ensurePostgresSchema(POSTGRES_URL, schema);
-  return {
-    open: () => underSchemaLock(() => Store.open({ url: POSTGRES_URL, schema, poolSize: 5 })),
-    cleanup: () => underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema)),
-  };
-}
-
 const offline = (organizationId: string, deviceId: string, at: number): InventoryChanged => ({
   type: 'device.offline',
   organizationId,
@@ -130,7 +104,7 @@ test('the retry delay doubles from 30 s up to 1 h; 30 attempts span about a day'
 for (const { kind, skip } of await storeKinds()) {
   describe(`mail sender on ${kind}`, { skip }, () => {
     test('an alert e-mail committed before a crash is sent once to each owner after the restart', async () => {
-      const db = await reopenable(kind);
+      const db = await testDatabase(kind);
       const clock = new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
       const owners = [`o1-${suffix()}@example.com`, `o2-${suffix()}@example.com`].sort();
       try {
@@ -308,18 +282,10 @@ for (const { kind, skip } of await storeKinds()) {
   });
 
   describe(`mail senders of two instances on ${kind}`, { skip }, () => {
-    let a: Store;
-    let b: Store;
-    let cleanup: (() => Promise<void>) | undefined;
-
-    before(async () => {
-      ({ a, b, cleanup } = await openTwoInstances(kind));
-    });
-    after(async () => {
-      await cleanup?.();
-    });
+    const instances = twoInstancesPerSuite(kind);
 
     test('two senders running at once send each message once', async () => {
+      const { a, b } = instances;
       const clock = new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
       const org = await organization(a, [], clock.now());
       const total = 60;
