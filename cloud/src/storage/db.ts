@@ -11,6 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { registerNative } from './prepared.js';
+import { SqliteBoundLimitsPlugin } from './sqlite-limits.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 
@@ -145,12 +146,19 @@ export function openDatabase(options: OpenOptions): OpenedDatabase {
         await (await wal).datasync();
       }
     : undefined;
-  const raw = new Kysely<unknown>({ dialect: new SqliteDialect({ database: writeConn }) });
+  const limits = new SqliteBoundLimitsPlugin();
+  const raw = new Kysely<unknown>({
+    dialect: new SqliteDialect({ database: writeConn }),
+    plugins: [limits],
+  });
   const writer = raw.withPlugin(plugins[0]!) as unknown as Kysely<Database>;
   const reader =
     readConn === writeConn
       ? writer
-      : new Kysely<Database>({ dialect: new SqliteDialect({ database: readConn }), plugins });
+      : new Kysely<Database>({
+          dialect: new SqliteDialect({ database: readConn }),
+          plugins: [...plugins, limits],
+        });
   if (reader !== writer) registerNative(reader, readConn);
   return {
     dialect: 'sqlite',
