@@ -4,7 +4,7 @@
  * costs several times more than running it on SQLite, so the queries of every request (the key
  * lookup, job creation, job lists) are prepared once per shape.
  */
-import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -33,8 +33,39 @@ export function slot<T = never>(name: string): T {
   return `${MARK}${name}` as unknown as T;
 }
 
+/** Builds a row object from a raw row: one object literal, so every row has the same shape. */
+type RowBuilder = (row: unknown[]) => Record<string, unknown>;
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+function rowBuilder(columns: string[]): RowBuilder {
+  // Column names come from the statement (camel-cased SQL identifiers); anything that is not a
+  // plain identifier, or a name twice, falls back to a loop.
+  if (columns.every((c) => IDENTIFIER.test(c)) && new Set(columns).size === columns.length) {
+    const fields = columns.map((c, i) => `${c}: row[${i}]`).join(', ');
+    return new Function('row', `return { ${fields} };`) as RowBuilder;
+  }
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) out[columns[i]!] = row[i];
+    return out;
+  };
+}
+
+/** better-sqlite3's own prepare, past the statement cache that Kysely's statements share. */
+const prepareOwn = (native: BetterSqlite3.Database, source: string): BetterSqlite3.Statement =>
+  (BetterSqlite3.prototype as BetterSqlite3.Database).prepare.call(native, source);
+
+interface NativeStatement {
+  statement: BetterSqlite3.Statement;
+  /** Set for statements that return rows (kept in raw mode: rows come back as arrays). */
+  build?: RowBuilder;
+}
+
 export class PreparedQuery {
   private readonly names: Array<string | undefined>;
+  /** This query's own statement on each SQLite connection it ran on. */
+  private readonly statements = new WeakMap<BetterSqlite3.Database, NativeStatement>();
 
   constructor(private readonly compiled: CompiledQuery) {
     this.names = compiled.parameters.map((p) =>
@@ -43,13 +74,36 @@ export class PreparedQuery {
   }
 
   bind(values: Record<string, unknown>): CompiledQuery {
-    const parameters = this.compiled.parameters.map((p, i) => {
+    return CompiledQuery.raw(this.compiled.sql, this.parameters(values));
+  }
+
+  private parameters(values: Record<string, unknown>): unknown[] {
+    const given = this.compiled.parameters;
+    const out = new Array<unknown>(given.length);
+    for (let i = 0; i < given.length; i++) {
       const name = this.names[i];
-      if (name === undefined) return p;
-      if (!(name in values)) throw new Error(`prepared query: no value for ${name}`);
-      return values[name];
-    });
-    return CompiledQuery.raw(this.compiled.sql, parameters);
+      if (name === undefined) {
+        out[i] = given[i];
+      } else {
+        if (!(name in values)) throw new Error(`prepared query: no value for ${name}`);
+        out[i] = values[name];
+      }
+    }
+    return out;
+  }
+
+  private statementOn(native: BetterSqlite3.Database): NativeStatement {
+    let prepared = this.statements.get(native);
+    if (!prepared) {
+      const statement = prepareOwn(native, this.compiled.sql);
+      prepared = { statement };
+      if (statement.reader) {
+        prepared.build = rowBuilder(statement.columns().map((c) => camel(c.name)));
+        statement.raw(true);
+      }
+      this.statements.set(native, prepared);
+    }
+    return prepared;
   }
 
   /** Runs on `db` (a connection or a transaction) with `values` bound. */
@@ -60,34 +114,23 @@ export class PreparedQuery {
     return result.rows;
   }
 
-  private columns: string[] | undefined;
-
   private executeNative<Row>(
     native: BetterSqlite3.Database,
     values: Record<string, unknown>,
   ): Row[] {
-    const statement = native.prepare(this.compiled.sql);
-    const columns = (this.columns ??= statement.columns().map((c) => camel(c.name)));
-    let rows: unknown[][];
-    try {
-      rows = statement.raw(true).all(...this.bind(values).parameters) as unknown[][];
-    } finally {
-      // The statement is shared with Kysely's own queries, which expect objects.
-      statement.raw(false);
-    }
-    return rows.map((row) => {
-      const out: Record<string, unknown> = {};
-      for (let i = 0; i < columns.length; i++) out[columns[i]!] = row[i];
-      return out as Row;
-    });
+    const { statement, build } = this.statementOn(native);
+    if (!build) throw new Error('prepared query: execute() on a statement that returns no rows');
+    const rows = statement.all(...this.parameters(values)) as unknown[][];
+    const out = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = build(rows[i]!) as Row;
+    return out;
   }
 
   async run(db: Executor, values: Record<string, unknown>): Promise<QueryResult<unknown>> {
     const native = nativeConnections.get(db);
     if (native) {
-      const statement = native.prepare(this.compiled.sql);
-      if (statement.reader) return { rows: this.executeNative(native, values) };
-      const result = statement.run(...this.bind(values).parameters);
+      if (this.statementOn(native).build) return { rows: this.executeNative(native, values) };
+      const result = this.statementOn(native).statement.run(...this.parameters(values));
       return { rows: [], numAffectedRows: BigInt(result.changes) };
     }
     return db.executeQuery(this.bind(values));
