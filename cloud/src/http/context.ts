@@ -20,7 +20,7 @@ export function locals(res: Response): Locals {
   return res.locals as Locals;
 }
 
-/** The caller's key and organization; only after `authenticate`. */
+/** The caller's key and organization; only behind the API-key guard. */
 export function auth(res: Response): ApiAuth {
   const a = locals(res).auth;
   if (!a) throw new PrintwireError('UNAUTHORIZED', 'an API key is required');

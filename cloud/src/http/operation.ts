@@ -35,8 +35,8 @@ export interface Operation {
 
 /** The middleware each kind of `auth` needs, supplied by the app. */
 export interface Guards {
-  apiKey: RequestHandler[];
-  scope(scope: Scope): RequestHandler;
+  /** A valid key within its rate limit, holding `scope` unless it is 'any'. */
+  apiKey(scope: Scope | 'any'): RequestHandler;
 }
 
 /** Registers `op` on `router` behind its guards. */
@@ -47,10 +47,8 @@ export function mount(
   handler: RequestHandler,
 ): void {
   const path = op.path.replace(/\{(\w+)\}/g, ':$1');
-  const chain: RequestHandler[] = [];
-  if (op.auth !== 'none') chain.push(...guards.apiKey);
-  if (op.auth !== 'none' && op.auth !== 'any') chain.push(guards.scope(op.auth));
-  router[op.method](path, ...chain, handler);
+  if (op.auth === 'none') router[op.method](path, handler);
+  else router[op.method](path, guards.apiKey(op.auth), handler);
 }
 
 /** Parses a query or params object with `schema`; 400 VALIDATION_FAILED naming each field. */

@@ -3,14 +3,16 @@
  * unknown and revoked keys are 401 UNAUTHORIZED; a key without the route's scope is 403
  * FORBIDDEN naming the scope.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { Clock } from '../../lib/clock.js';
 import { hashSecret, keyMode } from '../../services/api-keys.js';
 import type { Store } from '../../storage/store.js';
-import type { Scope } from '../../storage/types.js';
-import { auth, locals } from '../context.js';
+import type { ApiKey, Scope } from '../../storage/types.js';
+import type { CacheStore } from '../../cache/types.js';
+import { locals, type ApiAuth } from '../context.js';
+import { rateLimiter, type RateLimitOptions } from './rate-limit.js';
 
 /** How often a key's lastUsedAt is written at most (per key and instance). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -39,9 +41,14 @@ class LastUsedRecorder {
   }
 }
 
-export function authenticate(store: Store, clock: Clock, logger?: Logger): RequestHandler {
+/** Checks a request's API key; resolves with who is calling (401 UNAUTHORIZED otherwise). */
+export function keyAuthenticator(
+  store: Store,
+  clock: Clock,
+  logger?: Logger,
+): (req: Request) => Promise<ApiAuth> {
   const lastUsed = new LastUsedRecorder(store, logger);
-  return async (req, res, next) => {
+  return async (req) => {
     const header = req.get('authorization');
     if (!header) {
       throw new PrintwireError(
@@ -63,23 +70,37 @@ export function authenticate(store: Store, clock: Clock, logger?: Logger): Reque
       throw new PrintwireError('UNAUTHORIZED', 'this API key has been revoked');
     }
     lastUsed.record(found.organization.id, found.apiKey.id, found.apiKey.lastUsedAt, clock.now());
-    locals(res).auth = {
-      organization: found.organization,
-      apiKey: found.apiKey,
-      mode: found.apiKey.mode,
-    };
-    next();
+    return { organization: found.organization, apiKey: found.apiKey, mode: found.apiKey.mode };
   };
 }
 
-export function requireScope(scope: Scope): RequestHandler {
-  return (_req, res, next) => {
-    const { apiKey } = auth(res);
-    if (!apiKey.scopes.includes(scope)) {
-      throw new PrintwireError('FORBIDDEN', `this API key lacks the scope ${scope}`, {
-        details: { missingScope: scope },
-      });
-    }
+/** 403 FORBIDDEN naming the scope when `apiKey` lacks it. */
+export function checkScope(apiKey: ApiKey, scope: Scope): void {
+  if (!apiKey.scopes.includes(scope)) {
+    throw new PrintwireError('FORBIDDEN', `this API key lacks the scope ${scope}`, {
+      details: { missingScope: scope },
+    });
+  }
+}
+
+/**
+ * The guard of an API-key route, as one middleware: the key (401), its rate limit (429), then the
+ * route's scope (403). One step instead of three keeps the router's per-request work small.
+ */
+export function apiKeyGuard(deps: {
+  store: Store;
+  cache: CacheStore;
+  clock: Clock;
+  logger?: Logger;
+  rateLimit: RateLimitOptions;
+}): (scope: Scope | 'any') => RequestHandler {
+  const authenticate = keyAuthenticator(deps.store, deps.clock, deps.logger);
+  const limit = rateLimiter(deps.cache, deps.clock, deps.rateLimit);
+  return (scope) => async (req, res, next) => {
+    const a = await authenticate(req);
+    locals(res).auth = a;
+    await limit(a.apiKey.id, res);
+    if (scope !== 'any') checkScope(a.apiKey, scope);
     next();
   };
 }

@@ -3,11 +3,11 @@
  * Over it: 429 RATE_LIMITED with Retry-After in whole seconds. When the cache store fails the
  * request is let through and the failure logged: a cache outage must not stop printing.
  */
-import type { RequestHandler } from 'express';
+import type { Response } from 'express';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { CacheStore } from '../../cache/types.js';
 import type { Clock } from '../../lib/clock.js';
-import { auth, locals } from '../context.js';
+import { locals } from '../context.js';
 
 export interface RateLimitOptions {
   /** Tokens per second. Default 100. */
@@ -16,26 +16,29 @@ export interface RateLimitOptions {
   burst: number;
 }
 
-export function rateLimit(
+/**
+ * Takes a token from the key's bucket: sets the RateLimit headers, throws 429 RATE_LIMITED when
+ * the bucket is empty.
+ */
+export function rateLimiter(
   cache: CacheStore,
   clock: Clock,
   options: RateLimitOptions,
-): RequestHandler {
-  return async (_req, res, next) => {
-    const { apiKey } = auth(res);
+): (keyId: string, res: Response) => Promise<void> {
+  const limit = String(options.perSecond);
+  return async (keyId, res) => {
     let result;
     try {
-      result = await cache.takeToken(`key:${apiKey.id}`, {
+      result = await cache.takeToken(`key:${keyId}`, {
         capacity: options.burst,
         refillPerSecond: options.perSecond,
         now: clock.now(),
       });
     } catch (err) {
       locals(res).log?.warn({ err }, 'rate limit skipped: cache store failed');
-      next();
       return;
     }
-    res.setHeader('RateLimit-Limit', String(options.perSecond));
+    res.setHeader('RateLimit-Limit', limit);
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     if (!result.allowed) {
       const retryAfterSeconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
@@ -45,6 +48,5 @@ export function rateLimit(
         { details: { retryAfterSeconds } },
       );
     }
-    next();
   };
 }
