@@ -24,6 +24,22 @@ function one(printer: Printer): Resolution {
   return { ok: true, target: { deviceId: printer.deviceId, printerId: printer.id, printer } };
 }
 
+type Match = Parameters<Store['inventory']['findPrinters']>[2];
+
+interface Lookup {
+  store: Store;
+  organizationId: string;
+  v: { includeSandbox: boolean };
+}
+
+/**
+ * A module function, not a closure made per request: the loader (tsx, with esbuild's keepNames)
+ * names every function it creates, and that costs on the API's busiest path.
+ */
+function find(lookup: Lookup, match: Match): Promise<Printer[]> {
+  return lookup.store.inventory.findPrinters(lookup.organizationId, lookup.v, match);
+}
+
 export async function resolveTarget(
   store: Store,
   organizationId: string,
@@ -31,11 +47,10 @@ export async function resolveTarget(
   req: Pick<JobRequest, 'printer' | 'printerId' | 'deviceId' | 'alias'>,
 ): Promise<Resolution> {
   const v = { includeSandbox: mode === 'test' };
-  const find = (match: Parameters<Store['inventory']['findPrinters']>[2]) =>
-    store.inventory.findPrinters(organizationId, v, match);
+  const lookup: Lookup = { store, organizationId, v };
 
   if (req.printerId !== undefined) {
-    const [printer] = await find({ id: req.printerId });
+    const [printer] = await find(lookup, { id: req.printerId });
     if (!printer) return fail('printerId', `no printer ${req.printerId}`);
     if (req.deviceId !== undefined && req.deviceId !== printer.deviceId) {
       return fail('deviceId', `printer ${printer.id} is not on device ${req.deviceId}`);
@@ -49,11 +64,11 @@ export async function resolveTarget(
     const scope = deviceId !== undefined ? { deviceId } : {};
     let matches: Printer[];
     if (typeof ref === 'string') {
-      matches = await find({ ...scope, id: ref });
-      if (matches.length === 0) matches = await find({ ...scope, alias: ref });
-      if (matches.length === 0) matches = await find({ ...scope, name: ref });
+      matches = await find(lookup, { ...scope, id: ref });
+      if (matches.length === 0) matches = await find(lookup, { ...scope, alias: ref });
+      if (matches.length === 0) matches = await find(lookup, { ...scope, name: ref });
     } else {
-      matches = await find({
+      matches = await find(lookup, {
         ...scope,
         ...(ref.id !== undefined ? { id: ref.id } : {}),
         ...(ref.alias !== undefined ? { alias: ref.alias } : {}),
@@ -74,17 +89,17 @@ export async function resolveTarget(
     const device = await store.inventory.getDevice(organizationId, req.deviceId, v);
     if (!device) return fail('deviceId', `no device ${req.deviceId}`);
     if (req.alias !== undefined) {
-      const [printer] = await find({ deviceId: device.id, alias: req.alias });
+      const [printer] = await find(lookup, { deviceId: device.id, alias: req.alias });
       if (!printer)
         return fail('alias', `device ${device.id} has no printer with alias ${req.alias}`);
       return one(printer);
     }
-    const [printer] = await find({ deviceId: device.id, isDefault: true });
+    const [printer] = await find(lookup, { deviceId: device.id, isDefault: true });
     // Without a default printer the agent prints on the device's own default.
     return { ok: true, target: { deviceId: device.id, printerId: printer?.id ?? null, printer } };
   }
 
-  const defaults = await find({ isDefault: true, sandbox: mode === 'test' });
+  const defaults = await find(lookup, { isDefault: true, sandbox: mode === 'test' });
   if (defaults.length === 0) {
     return fail(
       'printer',

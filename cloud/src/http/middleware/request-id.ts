@@ -6,23 +6,35 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { locals } from '../context.js';
 
 const SANE = /^[A-Za-z0-9\-_.:]{1,128}$/;
+
+/**
+ * A request's `res.locals`: its id, and its logger made when something logs (most requests log one
+ * line or none). A class, so no request pays for defining the lazy `log` itself.
+ */
+class RequestLocals {
+  readonly #logger: Logger;
+  #child: Logger | undefined;
+
+  constructor(
+    logger: Logger,
+    readonly requestId: string,
+  ) {
+    this.#logger = logger;
+  }
+
+  get log(): Logger {
+    return (this.#child ??= this.#logger.child({ requestId: this.requestId }));
+  }
+}
 
 export function requestId(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
     const id = incoming && SANE.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
-    const l = locals(res);
-    l.requestId = id;
-    // The child logger is made when something logs: most requests log one line or none.
-    let child: Logger | undefined;
-    Object.defineProperty(l, 'log', {
-      get: () => (child ??= logger.child({ requestId: id })),
-      configurable: true,
-      enumerable: true,
-    });
+    const l = new RequestLocals(logger, id);
+    res.locals = l as unknown as typeof res.locals;
     res.setHeader('x-request-id', id);
     if (!logger.isLevelEnabled('info')) {
       next();
