@@ -11,6 +11,24 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 let lastTime = -1;
 let lastRandom: Uint8Array = new Uint8Array(10);
 
+/**
+ * Random bytes are drawn 10 KB at a time and handed out 10 bytes per id, like randomUUID's own
+ * cache: a call into the system's generator per id cost more than the rest of the id. A new pool
+ * is allocated each time, so bytes already handed out never change.
+ */
+const POOL_BYTES = 10 * 1024;
+let pool = new Uint8Array(0);
+let poolOffset = 0;
+
+function randomTen(): Uint8Array {
+  if (poolOffset + 10 > pool.length) {
+    pool = new Uint8Array(randomBytes(POOL_BYTES));
+    poolOffset = 0;
+  }
+  poolOffset += 10;
+  return pool.subarray(poolOffset - 10, poolOffset);
+}
+
 function incremented(bytes: Uint8Array): Uint8Array {
   const out = Uint8Array.from(bytes);
   for (let i = out.length - 1; i >= 0; i--) {
@@ -56,7 +74,7 @@ export function newId(prefix: string, nowMs: number): string {
     random = incremented(lastRandom);
     nowMs = lastTime;
   } else {
-    random = new Uint8Array(randomBytes(10));
+    random = randomTen();
     lastTime = nowMs;
   }
   lastRandom = random;
