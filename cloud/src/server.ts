@@ -14,7 +14,7 @@ import type { CacheStore, EventBus } from './cache/types.js';
 import type { CloudConfig } from './config.js';
 import { gatewayOptionsFromEnv } from './gateway/gateway.js';
 import { systemClock } from './lib/clock.js';
-import { Store } from './storage/store.js';
+import { Store, type StoreOptions } from './storage/store.js';
 
 export interface RunningServer {
   url: string;
@@ -32,7 +32,7 @@ export function databaseUrl(config: CloudConfig): string {
 
 export async function openStore(
   config: CloudConfig,
-  options: { migrate?: boolean } = {},
+  options: Pick<StoreOptions, 'migrate' | 'checkpoints'> = {},
 ): Promise<Store> {
   return Store.open({ url: databaseUrl(config), ...options });
 }
@@ -48,7 +48,12 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
   const log = logger ?? pino({ level: config.logLevel, base: { service: 'printwire-cloud' } });
   // Read first: a bad setting is refused before the database or Redis is opened.
   const gateway = gatewayOptionsFromEnv(process.env);
-  const store = await openStore(config);
+  const store = await openStore(config, {
+    checkpoints: {
+      onFailure: (err) =>
+        log.error({ err }, 'WAL checkpoints are back on the event loop: their worker failed'),
+    },
+  });
   const { cache, bus } = openCacheAndBus(config);
   const cloud = createApp({
     store,

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { registerNative } from './prepared.js';
 import { SqliteBoundLimitsPlugin } from './sqlite-limits.js';
+import { WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 
@@ -30,6 +31,8 @@ export interface OpenedDatabase {
   raw: Kysely<unknown>;
   /** SQLite: the write connection, on which group-committed transactions run their statements. */
   nativeWriter?: BetterSqlite3.Database;
+  /** SQLite with `durability: 'group'`: runs the WAL checkpoints. */
+  checkpointer?: WalCheckpointer;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,11 @@ export interface OpenOptions {
    * acknowledged writes, without blocking the event loop.
    */
   durability?: 'full' | 'group';
+  /**
+   * SQLite with `durability: 'group'`: WAL checkpoints run on a worker thread (checkpointer.ts)
+   * instead of inside the commits of the event loop.
+   */
+  checkpoints?: CheckpointerOptions;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -139,11 +147,15 @@ export function openDatabase(options: OpenOptions): OpenedDatabase {
   const readConn = memory
     ? writeConn
     : withStatementCache(openSqliteConnection(file, true, synchronous));
+  const checkpointer = group
+    ? new WalCheckpointer(file, writeConn, options.checkpoints)
+    : undefined;
   let wal: Promise<FileHandle> | undefined;
   const syncWal = group
     ? async () => {
         wal ??= open(`${file}-wal`, 'r+');
         await (await wal).datasync();
+        checkpointer?.committed();
       }
     : undefined;
   const limits = new SqliteBoundLimitsPlugin();
@@ -167,7 +179,9 @@ export function openDatabase(options: OpenOptions): OpenedDatabase {
     raw,
     ...(syncWal ? { syncWal } : {}),
     ...(memory ? {} : { nativeWriter: writeConn }),
+    ...(checkpointer ? { checkpointer } : {}),
     async close() {
+      await checkpointer?.close();
       if (wal) await (await wal).close();
       await raw.destroy();
       if (reader !== writer) await reader.destroy();

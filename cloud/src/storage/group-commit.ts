@@ -30,6 +30,8 @@ export interface GroupCommitOptions {
   afterCommit?: () => Promise<void>;
   /** The connection under `db`: transactions are registered with it (see prepared.ts). */
   native?: BetterSqlite3.Database;
+  /** Awaited, when it returns a promise, before a batch begins (the WAL checkpointer's turn). */
+  beforeBatch?: () => Promise<void> | undefined;
 }
 
 export interface WriteOptions {
@@ -77,6 +79,7 @@ export class GroupCommitter {
   private readonly maxBatch: number;
   private readonly syncs: SyncCoalescer;
   private readonly native: BetterSqlite3.Database | undefined;
+  private readonly beforeBatch: (() => Promise<void> | undefined) | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -85,6 +88,7 @@ export class GroupCommitter {
     this.maxBatch = options.maxBatch ?? 256;
     this.syncs = new SyncCoalescer(options.afterCommit ?? (async () => undefined));
     this.native = options.native;
+    this.beforeBatch = options.beforeBatch;
   }
 
   /**
@@ -111,6 +115,8 @@ export class GroupCommitter {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
+        const turn = this.beforeBatch?.();
+        if (turn) await turn;
         const batch = this.queue.splice(0, this.maxBatch);
         await this.commitBatch(batch);
       }

@@ -50,6 +50,9 @@ export class Store {
         ? new GroupCommitter(db.writer, {
             ...(db.syncWal ? { afterCommit: db.syncWal } : {}),
             ...(db.nativeWriter ? { native: db.nativeWriter } : {}),
+            ...(db.checkpointer
+              ? { beforeBatch: db.checkpointer.beforeBatch.bind(db.checkpointer) }
+              : {}),
           })
         : undefined;
     const write = this.write.bind(this);
