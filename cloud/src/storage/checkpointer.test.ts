@@ -16,7 +16,7 @@ describe('WAL checkpoints on a worker thread', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A group-committing database whose checkpoints the test sees. */
-  function open(name: string, everyCommits: number, restartFrames?: number) {
+  function open(name: string, everyCommits: number, restartFrames?: number, idleMs?: number) {
     const seen: CheckpointResult[] = [];
     const waiters: Array<() => void> = [];
     const db = openDatabase({
@@ -24,6 +24,7 @@ describe('WAL checkpoints on a worker thread', () => {
       checkpoints: {
         everyCommits,
         ...(restartFrames ? { restartFrames } : {}),
+        ...(idleMs ? { idleMs } : {}),
         onCheckpoint: (r) => {
           seen.push(r);
           for (const w of waiters.splice(0)) w();
@@ -66,6 +67,20 @@ describe('WAL checkpoints on a worker thread', () => {
       assert.equal(seen.length, 1, 'one checkpoint for five commits');
       assert.ok(seen[0]!.log > 0);
       assert.equal(seen[0]!.checkpointed, seen[0]!.log, 'every frame copied');
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('a WAL left by a few commits is copied soon after, without more writes', async () => {
+    const { db, committer, seen, nextCheckpoint } = open('idle.db', 64, undefined, 20);
+    try {
+      await sql`create table filler (id integer primary key, body blob)`.execute(db.raw);
+      const checkpointed = nextCheckpoint();
+      await writeRows(db, committer, 2);
+      await checkpointed;
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0]!.checkpointed, seen[0]!.log);
     } finally {
       await db.close();
     }
