@@ -67,6 +67,30 @@ describe('request ids, error bodies and request bodies', () => {
     assert.equal(res.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
+  test('every spelling of application/json is read as JSON, and JSON under another type is not', async () => {
+    const body = JSON.stringify({ type: 'text', data: 'hello' });
+    for (const type of [
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/json;charset=UTF-8',
+    ]) {
+      const res = await h.call('POST', '/v1/jobs', {
+        key: org.testKey,
+        body,
+        headers: { 'content-type': type },
+      });
+      assert.equal(res.status, 201, type);
+    }
+    for (const type of ['text/plain', 'application/jsonx', 'text/json']) {
+      const res = await h.call('POST', '/v1/jobs', {
+        key: org.testKey,
+        body,
+        headers: { 'content-type': type },
+      });
+      assert.equal(res.status, 415, type);
+    }
+  });
+
   test('a body of exactly 5 MB is accepted and one byte more is 413 PAYLOAD_TOO_LARGE', async () => {
     const limit = 5 * 1024 * 1024;
     const shell = JSON.stringify({ type: 'text', data: '' });

@@ -6,6 +6,14 @@
 import express, { type RequestHandler } from 'express';
 import { PrintwireError } from '@printwire/shared/errors/index';
 
+/** The content types clients send nearly always, checked without parsing the header. */
+const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
+
+function isJson(req: Parameters<RequestHandler>[0]): boolean {
+  const type = req.headers['content-type'];
+  return (type !== undefined && PLAIN_JSON.has(type.toLowerCase())) || !!req.is('application/json');
+}
+
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.get('content-length');
   if (length !== undefined) return Number(length) > 0;
@@ -18,7 +26,7 @@ export function jsonBody(options: { maxBytes: number }): RequestHandler[] {
       next();
       return;
     }
-    if (!req.is('application/json')) {
+    if (!isJson(req)) {
       next(
         new PrintwireError(
           'UNSUPPORTED_MEDIA_TYPE',
@@ -39,5 +47,7 @@ export function jsonBody(options: { maxBytes: number }): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, express.json({ limit: options.maxBytes, strict: false })];
+  // requireJson has checked the type of every request with a body, and without one the parser
+  // does nothing: the parser need not check it again.
+  return [requireJson, express.json({ limit: options.maxBytes, strict: false, type: () => true })];
 }
