@@ -154,8 +154,9 @@ export function createApp(deps: AppDeps): CloudApp {
   app.use(requestId(logger));
   app.use(jsonBody({ maxBytes: config.limits.maxBodyBytes }));
 
-  // The busiest routes first: a job request walks no other route on its way.
-  app.use(jobRoutes(jobs, guards, config.limits.defaultPageSize));
+  // The busiest routes first, on the app itself: a job request walks no other route and enters
+  // no nested router on its way.
+  jobRoutes(jobs, guards, config.limits.defaultPageSize, app.router);
   const openapi = buildOpenApi(OPERATIONS, { version: API_VERSION, serverUrl: config.publicUrl });
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);

@@ -2,7 +2,7 @@
  * An endpoint described once: its method, path, scope, query, body and responses as zod schemas.
  * Routes register their handlers with these descriptions and /openapi.json is built from them.
  */
-import type { RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../storage/types.js';
 import { fieldIssues, invalid } from './errors.js';
@@ -35,8 +35,8 @@ export interface Operation {
 
 /** The middleware each kind of `auth` needs, supplied by the app. */
 export interface Guards {
-  /** A valid key within its rate limit, holding `scope` unless it is 'any'. */
-  apiKey(scope: Scope | 'any'): RequestHandler;
+  /** Checks for a valid key within its rate limit, holding `scope` unless it is 'any'. */
+  apiKey(scope: Scope | 'any'): (req: Request, res: Response) => Promise<void>;
 }
 
 /** Registers `op` on `router` behind its guards. */
@@ -47,8 +47,15 @@ export function mount(
   handler: RequestHandler,
 ): void {
   const path = op.path.replace(/\{(\w+)\}/g, ':$1');
-  if (op.auth === 'none') router[op.method](path, handler);
-  else router[op.method](path, guards.apiKey(op.auth), handler);
+  if (op.auth === 'none') {
+    router[op.method](path, handler);
+    return;
+  }
+  const guard = guards.apiKey(op.auth);
+  router[op.method](path, async (req, res, next) => {
+    await guard(req, res);
+    await handler(req, res, next);
+  });
 }
 
 /** Parses a query or params object with `schema`; 400 VALIDATION_FAILED naming each field. */

@@ -127,8 +127,16 @@ function metadataFilter(query: Record<string, unknown>): Record<string, string> 
   return result.data;
 }
 
-export function jobRoutes(jobs: JobService, guards: Guards, defaultPageSize: number): Router {
-  const router = Router();
+/**
+ * Registers the job routes on `router`: by default a router of their own; the app passes itself,
+ * so that its busiest routes sit at its top level and a job request enters no nested router.
+ */
+export function jobRoutes(
+  jobs: JobService,
+  guards: Guards,
+  defaultPageSize: number,
+  router: Router = Router(),
+): Router {
   const ops = jobOperations;
 
   mount(router, guards, ops.list, async (req, res) => {
