@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -86,18 +86,22 @@ describe('WAL checkpoints on a worker thread', () => {
     }
   });
 
-  test('the WAL stays bounded under a stream of commits', async () => {
-    const { db, committer, seen } = open('bounded.db', 16, 100);
+  test('once the WAL reaches restartFrames, the next write waits for a checkpoint and starts it over', async () => {
+    const { db, committer, seen } = open('restart.db', 8, 50);
     try {
       await sql`create table filler (id integer primary key, body blob)`.execute(db.raw);
-      // 600 commits of ~3 KB: 1.8 MB of rows, about 1,200 WAL frames (4.9 MB) if it never started
-      // over; it should start over at about 100 frames.
-      await writeRows(db, committer, 600);
-      assert.ok(seen.length >= 10, `${seen.length} checkpoints`);
-      const wal = statSync(join(dir, 'bounded.db-wal')).size;
-      assert.ok(wal < 1_000_000, `the WAL is ${wal} bytes`);
+      // Without a restart every commit adds to the WAL: write until a checkpoint counts 50 frames.
+      let written = 0;
+      while (!seen.some((r) => r.log >= 50)) {
+        await writeRows(db, committer, 1);
+        assert.ok(++written < 5_000, 'no checkpoint saw the WAL reach 50 frames');
+      }
+      const before = Math.max(...seen.map((r) => r.log));
+      await writeRows(db, committer, 1);
+      const after = await db.checkpointer!.checkpoint();
+      assert.ok(after.log < 10, `the WAL holds ${after.log} frames (it held ${before})`);
       const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(db.reader);
-      assert.equal(rows.rows[0]!.n, 600);
+      assert.equal(rows.rows[0]!.n, written + 1);
     } finally {
       await db.close();
     }

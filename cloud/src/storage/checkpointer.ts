@@ -5,8 +5,10 @@
  * benchmark: 5-26 ms, a few times a second, while every request in flight waited).
  *
  * With the checkpointer the writer's automatic checkpoints are off and a worker thread with its own
- * connection runs PASSIVE checkpoints instead: every `everyCommits` commits, and at the latest
- * `idleMs` after a commit (so a WAL left by a burst is copied even when no more writes come).
+ * connection runs PASSIVE checkpoints instead: every `everyCommits` commits (about as often as
+ * SQLite's own), and once writes have paused for `idleMs` (so a WAL left by a burst is copied even
+ * when no more writes come), never more often: each checkpoint syncs the database file, on the
+ * same disk as the syncs that requests wait for.
  * A PASSIVE checkpoint never blocks the writer or the readers (WAL mode lets them run side by
  * side), and its syncs happen on the worker's thread.
  *
@@ -32,7 +34,7 @@ export interface CheckpointResult {
 export interface CheckpointerOptions {
   /** A checkpoint after this many commits. Default 64 (a group commit writes ~15 pages). */
   everyCommits?: number;
-  /** A checkpoint at the latest this long after a commit. Default 1000 ms. */
+  /** A checkpoint once no commit came for this long. Default 1000 ms. */
   idleMs?: number;
   /**
    * WAL size, in frames (pages), from which the next batch waits for a checkpoint so that the WAL
@@ -132,13 +134,16 @@ export class WalCheckpointer {
       this.request();
       return;
     }
-    if (!this.idleTimer) {
-      this.idleTimer = setTimeout(() => {
-        this.idleTimer = undefined;
-        if (this.commits > 0) this.request();
-      }, this.idleMs);
-      this.idleTimer.unref();
+    // Restarted by every commit: it fires once writes have paused for idleMs.
+    if (this.idleTimer) {
+      this.idleTimer.refresh();
+      return;
     }
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.commits > 0) this.request();
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 
   /**
