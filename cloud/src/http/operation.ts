@@ -33,7 +33,7 @@ export interface Operation {
   responses: Record<number, ResponseSpec>;
 }
 
-/** The middleware each kind of `auth` needs, supplied by the app. */
+/** The checks each kind of `auth` needs, supplied by the app. */
 export interface Guards {
   /** Checks for a valid key within its rate limit, holding `scope` unless it is 'any'. */
   apiKey(scope: Scope | 'any'): (req: Request, res: Response) => Promise<void>;
