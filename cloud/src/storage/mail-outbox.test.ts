@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { AlertsTable } from './schema.js';
 import { Store } from './store.js';
-import { openTestStore, twoInstancesPerSuite, storeKinds, type TestStore } from './test-stores.js';
+import { storePerSuite, storeKinds, twoInstancesPerSuite } from './test-stores.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
@@ -55,15 +55,9 @@ const message = (organizationId: string, to: string) => ({
 
 for (const { kind, skip } of await storeKinds()) {
   describe(`mail outbox on ${kind}`, { skip }, () => {
-    let t: TestStore;
     let store: Store;
-
-    before(async () => {
-      t = await openTestStore(kind);
-      store = t.store;
-    });
-    after(async () => {
-      await t?.cleanup();
+    storePerSuite(kind, (opened) => {
+      store = opened;
     });
 
     /** Empties the outbox (earlier tests' rows). */

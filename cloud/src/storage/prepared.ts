@@ -129,8 +129,9 @@ export class PreparedQuery {
   async run(db: Executor, values: Record<string, unknown>): Promise<QueryResult<unknown>> {
     const native = nativeConnections.get(db);
     if (native) {
-      if (this.statementOn(native).build) return { rows: this.executeNative(native, values) };
-      const result = this.statementOn(native).statement.run(...this.parameters(values));
+      const { statement, build } = this.statementOn(native);
+      if (build) return { rows: this.executeNative(native, values) };
+      const result = statement.run(...this.parameters(values));
       return { rows: [], numAffectedRows: BigInt(result.changes) };
     }
     return db.executeQuery(this.bind(values));

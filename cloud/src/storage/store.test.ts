@@ -1,11 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { NewJob } from './jobs.js';
 import type { Store } from './store.js';
 import { DEFAULT_TEMPLATE_LIMITS } from './templates.js';
-import { openTestStore, storeKinds, textJobInput, type TestStore } from './test-stores.js';
+import { openTestStore, storePerSuite, storeKinds, textJobInput } from './test-stores.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
 
@@ -15,19 +15,13 @@ const jobInput = (organizationId: string, overrides: Partial<NewJob> = {}): NewJ
 
 for (const { kind, skip } of await storeKinds()) {
   describe(`storage on ${kind}`, { skip }, () => {
-    let t: TestStore;
     let store: Store;
     let orgA: string;
     let orgB: string;
-
-    before(async () => {
-      t = await openTestStore(kind);
-      store = t.store;
+    storePerSuite(kind, async (opened) => {
+      store = opened;
       orgA = (await store.organizations.create({ name: 'Shop A' }, T0, SANDBOX_PRINTERS)).id;
       orgB = (await store.organizations.create({ name: 'Shop B' }, T0, SANDBOX_PRINTERS)).id;
-    });
-    after(async () => {
-      await t?.cleanup();
     });
 
     test('a new organization gets the free plan, 7 days of retention and a sandbox with four printers', async () => {

@@ -112,6 +112,25 @@ export async function openTwoInstances(
 }
 
 /**
+ * A test store for the suite being declared: opened before its tests (then handed to `opened`,
+ * which may set up more), deleted after them.
+ */
+export function storePerSuite(
+  kind: StoreKind,
+  opened: (store: Store) => void | Promise<void>,
+): void {
+  let cleanup: (() => Promise<void>) | undefined;
+  before(async () => {
+    const t = await openTestStore(kind);
+    cleanup = t.cleanup;
+    await opened(t.store);
+  });
+  after(async () => {
+    await cleanup?.();
+  });
+}
+
+/**
  * `openTwoInstances` for the suite being declared: opened before its tests, deleted after them.
  * The stores are read from the returned object once the tests run.
  */

@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { NewJob } from './jobs.js';
 import type { WebhookDeliveriesTable } from './schema.js';
 import { Store } from './store.js';
-import {
-  openTestStore,
-  twoInstancesPerSuite,
-  storeKinds,
-  textJobInput,
-  type TestStore,
-} from './test-stores.js';
+import { storePerSuite, storeKinds, textJobInput, twoInstancesPerSuite } from './test-stores.js';
 import type { Job, Mode } from './types.js';
 import type { OutboxEvent } from './webhook-outbox.js';
 import type { WebhookEndpoint } from './webhooks.js';
@@ -53,16 +47,10 @@ function oneEach(events: OutboxEvent[], endpoints: WebhookEndpoint[]): WebhookDe
 
 for (const { kind, skip } of await storeKinds()) {
   describe(`webhook outbox on ${kind}`, { skip }, () => {
-    let t: TestStore;
     let store: Store;
     let n = 0;
-
-    before(async () => {
-      t = await openTestStore(kind);
-      store = t.store;
-    });
-    after(async () => {
-      await t?.cleanup();
+    storePerSuite(kind, (opened) => {
+      store = opened;
     });
 
     async function organization(): Promise<string> {

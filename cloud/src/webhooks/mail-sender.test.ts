@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pino, { type Logger } from 'pino';
 import { MemoryBus } from '../cache/memory.js';
 import type { InventoryChanged } from '../cache/types.js';
@@ -9,11 +9,10 @@ import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { MailMessage } from '../storage/mail-outbox.js';
 import { Store } from '../storage/store.js';
 import {
-  openTestStore,
-  twoInstancesPerSuite,
+  storePerSuite,
   storeKinds,
   testDatabase,
-  type TestStore,
+  twoInstancesPerSuite,
 } from '../storage/test-stores.js';
 import { MailSender, mailRetryDelay, type MailSenderOptions } from './mail-sender.js';
 import { WebhookService } from './service.js';
@@ -164,14 +163,9 @@ for (const { kind, skip } of await storeKinds()) {
     });
 
     describe('retries', () => {
-      let t: TestStore;
       let store: Store;
-      before(async () => {
-        t = await openTestStore(kind);
-        store = t.store;
-      });
-      after(async () => {
-        await t?.cleanup();
+      storePerSuite(kind, (opened) => {
+        store = opened;
       });
 
       function sender(
@@ -319,16 +313,12 @@ for (const { kind, skip } of await storeKinds()) {
 }
 
 describe('mail sender timers', () => {
-  let t: TestStore;
-  before(async () => {
-    t = await openTestStore('sqlite');
-  });
-  after(async () => {
-    await t?.cleanup();
+  let store: Store;
+  storePerSuite('sqlite', (opened) => {
+    store = opened;
   });
 
   test('the sender looks at start, at once when an alert nudges it, and every second otherwise', async (ctx) => {
-    const { store } = t;
     const clock = new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
     const mailer = new RecordingMailer();
     const service = new WebhookService({
