@@ -167,7 +167,7 @@ export function createApp(deps: AppDeps): CloudApp {
     cache,
     clock,
     devices,
-    mailer,
+    mail: webhooks.mail,
     publicUrl: config.publicUrl,
   });
   // The dashboard's many routes are only walked for dashboard paths: an API request skips them.

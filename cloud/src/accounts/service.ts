@@ -4,11 +4,11 @@
  * call it with validated input and turn its PrintwireErrors into responses.
  */
 import { PrintwireError } from '@printwire/shared/errors/index';
-import type { Mailer } from '../app.js';
 import type { CacheStore } from '../cache/types.js';
 import type { Clock } from '../lib/clock.js';
 import { composeMail, mailLink, type MailKind } from '../mail/messages.js';
-import type { Account, SessionTokens } from '../storage/accounts.js';
+import type { Account, Invitation, Role, SessionTokens } from '../storage/accounts.js';
+import type { MailMessage } from '../storage/mail-outbox.js';
 import type { Store } from '../storage/store.js';
 import type { User } from '../storage/types.js';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords.js';
@@ -56,13 +56,22 @@ export const RECOVERY_CODE_COUNT = 10;
 export interface AccountServiceDeps {
   store: Store;
   clock: Clock;
-  mailer: Mailer;
+  /**
+   * The mail sender: account e-mails are written to the mail outbox with their tokens, and the
+   * sender is nudged to send them at once (it also finds them on its own timer).
+   */
+  mail: MailNudge | undefined;
   publicUrl: string;
   /** Holds the failed-login counts: shared by every instance that shares the store. */
   cache: CacheStore;
   lifetimes?: Partial<AccountLifetimes>;
   accountThrottle?: ThrottleOptions;
   addressThrottle?: ThrottleOptions;
+}
+
+/** Tells the mail sender that e-mails were written. */
+export interface MailNudge {
+  nudge(): void;
 }
 
 /** What the dashboard shows of a user. */
@@ -115,7 +124,7 @@ export function presentUser(account: Account): UserView {
 export class AccountService {
   private readonly store: Store;
   private readonly clock: Clock;
-  private readonly mailer: Mailer;
+  private readonly mail: MailNudge | undefined;
   private readonly publicUrl: string;
   readonly lifetimes: AccountLifetimes;
   private readonly accountThrottle: LoginThrottle;
@@ -124,7 +133,7 @@ export class AccountService {
   constructor(deps: AccountServiceDeps) {
     this.store = deps.store;
     this.clock = deps.clock;
-    this.mailer = deps.mailer;
+    this.mail = deps.mail;
     this.publicUrl = deps.publicUrl;
     this.lifetimes = { ...DEFAULT_LIFETIMES, ...deps.lifetimes };
     this.accountThrottle = new LoginThrottle(
@@ -391,23 +400,42 @@ export class AccountService {
 
   // Helpers
 
-  /** Sends an organization invitation mail in the organization's locale. */
-  async sendInvitationMail(input: {
-    to: string;
-    token: string;
-    locale: string;
-    inviter: string;
-    org: string;
-    role: string;
-  }): Promise<void> {
-    const link = mailLink(this.publicUrl, 'invitation', input.token);
-    await this.mailer.send(
-      composeMail('invitation', input.locale, {
-        to: input.to,
-        link,
-        vars: { inviter: input.inviter, org: input.org, role: input.role },
-      }),
+  /**
+   * Creates an invitation valid for `ttlMs` and its e-mail, in the organization's locale, in one
+   * transaction; the mail sender sends it.
+   */
+  async invite(input: {
+    organization: { id: string; name: string; locale: string };
+    email: string;
+    role: Role;
+    inviter: { id: string; name: string };
+    ttlMs: number;
+  }): Promise<Invitation> {
+    const now = this.clock.now();
+    const token = newToken();
+    const expiresAt = now + input.ttlMs;
+    const invitation = await this.store.accounts.createInvitation(
+      {
+        organizationId: input.organization.id,
+        email: input.email,
+        role: input.role,
+        invitedBy: input.inviter.id,
+        tokenHash: sha256(token),
+        expiresAt,
+      },
+      now,
+      {
+        organizationId: input.organization.id,
+        expiresAt,
+        ...composeMail('invitation', input.organization.locale, {
+          to: input.email.toLowerCase(),
+          link: mailLink(this.publicUrl, 'invitation', token),
+          vars: { inviter: input.inviter.name, org: input.organization.name, role: input.role },
+        }),
+      },
     );
+    this.mail?.nudge();
+    return invitation;
   }
 
   private async account(userId: string): Promise<Account> {
@@ -520,16 +548,21 @@ export class AccountService {
   ): Promise<void> {
     const now = this.clock.now();
     const token = newToken();
-    await this.store.accounts.createToken(
-      { kind, userId: user.id, tokenHash: sha256(token), expiresAt: now + lifetimeMs },
-      now,
-    );
-    await this.mailer.send(
-      composeMail(kind, locale, {
+    const expiresAt = now + lifetimeMs;
+    const mail: MailMessage = {
+      organizationId: null,
+      expiresAt,
+      ...composeMail(kind, locale, {
         to: user.email,
         link: mailLink(this.publicUrl, kind, token),
         vars: { name: user.name },
       }),
+    };
+    await this.store.accounts.createToken(
+      { kind, userId: user.id, tokenHash: sha256(token), expiresAt },
+      now,
+      mail,
     );
+    this.mail?.nudge();
   }
 }

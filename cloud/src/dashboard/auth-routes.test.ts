@@ -473,3 +473,107 @@ describe('dashboard sign-in without the cache store', () => {
     assert.equal(back.status, 200);
   });
 });
+
+describe('account e-mails while the mail server is down', () => {
+  let h: DashboardHarness;
+  let down = false;
+  let refused = 0;
+  before(async () => {
+    h = await startDashboard({
+      mailer: (files) => ({
+        async send(message) {
+          if (down) {
+            refused++;
+            throw new Error('connect ECONNREFUSED 127.0.0.1:587');
+          }
+          await files.send(message);
+        },
+      }),
+    });
+  });
+  after(() => h.close());
+
+  test('sign-up, a password reset and an invitation still succeed; their e-mails go out once the server is back, with working links', async () => {
+    const owner = await h.person('Owner');
+    const org = await h.call('POST', '/orgs', { token: owner.access, body: { name: 'Shop' } });
+    assert.equal(org.status, 201);
+    down = true;
+    const email = `down-${Date.now()}@example.com`;
+    const signup = await h.call('POST', '/auth/signup', {
+      body: { email, password: 'a long password', name: 'Down' },
+    });
+    assert.equal(signup.status, 201);
+    assert.equal(
+      (await h.call('POST', '/auth/forgot-password', { body: { email: owner.email } })).status,
+      202,
+    );
+    const invite = await h.call('POST', `/orgs/${org.body.id}/invitations`, {
+      token: owner.access,
+      body: { email, role: 'viewer' },
+    });
+    assert.equal(invite.status, 201);
+
+    await h.sendMail();
+    assert.equal(refused, 3, 'each e-mail was tried once');
+    assert.equal(await h.store.mailOutbox.size(), 3, 'and kept');
+    await assert.rejects(h.lastMailTo(email), /no mail to/);
+
+    down = false;
+    h.clock.advance(30_000);
+    // Two e-mails to `email` went out in one look: told apart by their links.
+    const mailWith = async (to: string, page: string) => {
+      const found = (await h.mails()).find(
+        (m) => m.to === to && m.links[0]!.startsWith(`${h.publicUrl}/${page}?token=`),
+      );
+      assert.ok(found, `an e-mail to ${to} linking to /${page}`);
+      return found;
+    };
+    const verify = await mailWith(email, 'verify-email');
+    assert.equal(
+      (await h.call('POST', '/auth/verify-email', { body: { token: verify.token } })).status,
+      200,
+    );
+    const reset = await mailWith(owner.email, 'reset-password');
+    assert.equal(
+      (
+        await h.call('POST', '/auth/reset-password', {
+          body: { token: reset.token, password: 'a new long password' },
+        })
+      ).status,
+      200,
+    );
+    const invitation = await mailWith(email, 'invitations/accept');
+    const invitee = await h.login({
+      userId: '',
+      email,
+      password: 'a long password',
+      access: '',
+      cookie: '',
+    });
+    const accepted = await h.call('POST', '/invitations/accept', {
+      token: invitee.access,
+      body: { token: invitation.token },
+    });
+    assert.equal(accepted.status, 200);
+    assert.equal(accepted.body.organization.id, org.body.id);
+    assert.equal(await h.store.mailOutbox.size(), 0, 'sent and deleted');
+    assert.equal(refused, 3);
+  });
+
+  test('a reset e-mail that could not be sent within its hour is dropped, not sent with a dead link', async () => {
+    const p = await h.person('Late');
+    down = true;
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    await h.sendMail();
+    down = false;
+    h.clock.advance(60 * MINUTE);
+    await h.sendMail();
+    assert.equal(await h.store.mailOutbox.size(), 0);
+    const mails = (await h.mails()).filter((m) => m.to === p.email);
+    assert.deepEqual(
+      mails.map((m) => m.links[0]!.split('?')[0]),
+      [`${h.publicUrl}/verify-email`],
+      'only the sign-up e-mail reached them',
+    );
+  });
+});

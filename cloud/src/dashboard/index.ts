@@ -3,9 +3,8 @@
  * activation codes. Mounted by createApp; its operations are listed in /openapi.json.
  */
 import type { Router } from 'express';
-import { AccountService, type AccountLifetimes } from '../accounts/service.js';
+import { AccountService, type AccountLifetimes, type MailNudge } from '../accounts/service.js';
 import type { ThrottleOptions } from '../accounts/throttle.js';
-import type { Mailer } from '../app.js';
 import type { CacheStore } from '../cache/types.js';
 import type { Operation } from '../http/operation.js';
 import type { Clock } from '../lib/clock.js';
@@ -25,7 +24,8 @@ export const DASHBOARD_OPERATIONS: Operation[] = [
 export interface DashboardDeps {
   store: Store;
   clock: Clock;
-  mailer: Mailer;
+  /** The mail sender, nudged when account e-mails were written to the mail outbox. */
+  mail: MailNudge | undefined;
   /** PUBLIC_URL: the start of mail links; https makes the refresh cookie Secure. */
   publicUrl: string;
   /** The app's cache store: holds the failed-login throttles (shared across instances by Redis). */

@@ -5,7 +5,7 @@
 import { Router } from 'express';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { AccountService } from '../accounts/service.js';
-import { newToken, sha256 } from '../accounts/secrets.js';
+import { sha256 } from '../accounts/secrets.js';
 import { parseWith, type Operation } from '../http/operation.js';
 import { errorBodySchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
@@ -449,28 +449,12 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
     if (members.some((m) => m.email === body.email.toLowerCase())) {
       throw new PrintwireError('CONFLICT', `${body.email} is already a member`);
     }
-    const org = await loadOrg(id);
-    const inviter = await accounts.me(session(res).userId);
-    const token = newToken();
-    const now = clock.now();
-    const invitation = await store.accounts.createInvitation(
-      {
-        organizationId: id,
-        email: body.email,
-        role: body.role,
-        invitedBy: inviter.id,
-        tokenHash: sha256(token),
-        expiresAt: now + INVITATION_TTL_MS,
-      },
-      now,
-    );
-    await accounts.sendInvitationMail({
-      to: invitation.email,
-      token,
-      locale: org.locale,
-      inviter: inviter.name,
-      org: org.name,
+    const invitation = await accounts.invite({
+      organization: await loadOrg(id),
+      email: body.email,
       role: body.role,
+      inviter: await accounts.me(session(res).userId),
+      ttlMs: INVITATION_TTL_MS,
     });
     res.status(201).json(presentInvitation(invitation));
   });

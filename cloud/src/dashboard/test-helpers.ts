@@ -1,6 +1,7 @@
 /**
  * Test helper for the dashboard: the whole app in-process with a real store, a manual clock, a
- * temporary DATA_DIR whose mail/ folder receives the .eml files, and helpers that sign up, read
+ * temporary DATA_DIR whose mail/ folder receives the .eml files (the mail outbox is sent when a
+ * test reads its mails), and helpers that sign up, read
  * the mailed links and log in the way a browser does (the pw_refresh cookie kept by hand).
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -9,12 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { createApp } from '../app.js';
+import { createApp, type Mailer } from '../app.js';
 import { MemoryBus, MemoryCache } from '../cache/memory.js';
 import type { CacheStore } from '../cache/types.js';
 import { defaultConfig } from '../config.js';
 import { ManualClock } from '../lib/clock.js';
-import { linksInEml } from '../mail/mailer.js';
+import { createMailer, linksInEml } from '../mail/mailer.js';
 import type { Store } from '../storage/store.js';
 import { openTestStore, type StoreKind } from '../storage/test-stores.js';
 
@@ -44,6 +45,8 @@ export interface Person {
 export interface DashboardHarness {
   url: string;
   store: Store;
+  /** Sends the mail outbox's due e-mails (`mails()` does it first). */
+  sendMail(): Promise<void>;
   clock: ManualClock;
   publicUrl: string;
   call(
@@ -74,7 +77,13 @@ export function refreshCookie(headers: Headers): string {
 }
 
 export async function startDashboard(
-  options: { kind?: StoreKind; publicUrl?: string; cache?: CacheStore } = {},
+  options: {
+    kind?: StoreKind;
+    publicUrl?: string;
+    cache?: CacheStore;
+    /** Wraps the mailer that writes the .eml files (a mail server that is down, say). */
+    mailer?: (files: Mailer) => Mailer;
+  } = {},
 ): Promise<DashboardHarness> {
   const { store, cleanup } = await openTestStore(options.kind ?? 'sqlite');
   const dataDir = await mkdtemp(join(tmpdir(), 'pw-dashboard-'));
@@ -88,6 +97,9 @@ export async function startDashboard(
     clock,
     logger: pino({ level: 'silent' }),
     config,
+    ...(options.mailer
+      ? { mailer: options.mailer(createMailer({ dir: join(dataDir, 'mail') })) }
+      : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const s = cloud.app.listen(0, '127.0.0.1', () => resolve(s));
@@ -119,6 +131,8 @@ export async function startDashboard(
   };
 
   const mails = async (): Promise<Mail[]> => {
+    // Mails wait in the outbox until the mail sender (not started here) sends them.
+    await cloud.webhooks.mail?.drain();
     let names: string[];
     try {
       names = (await readdir(mailDir)).filter((n) => n.endsWith('.eml')).sort();
@@ -162,6 +176,9 @@ export async function startDashboard(
   return {
     url,
     store,
+    async sendMail() {
+      await cloud.webhooks.mail?.drain();
+    },
     clock,
     publicUrl,
     call,

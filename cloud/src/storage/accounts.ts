@@ -8,6 +8,7 @@ import { PrintwireError } from '@printwire/shared/errors/index';
 import { newId } from '../lib/ids.js';
 import type { WriteFn } from './organizations.js';
 import { toApiKey, toDevice, toOrganization, toTemplate, toUser } from './rows.js';
+import type { MailMessage, MailOutbox } from './mail-outbox.js';
 import type { Database, InvitationsTable } from './schema.js';
 import type { ApiKey, Device, Organization, Template, User } from './types.js';
 import { DEFAULT_TEMPLATE_LIMITS, type TemplateLimits } from './templates.js';
@@ -77,6 +78,8 @@ export class AccountsRepository {
   constructor(
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
+    /** The e-mails that carry tokens are written with their tokens. */
+    private readonly mail: MailOutbox,
   ) {}
 
   // Users and profiles
@@ -214,9 +217,11 @@ export class AccountsRepository {
       data?: string;
     },
     now: number,
+    /** The e-mail that carries the token: written to the mail outbox in the same transaction. */
+    mail?: MailMessage,
   ): Promise<void> {
-    await this.write((trx) =>
-      trx
+    await this.write(async (trx) => {
+      await trx
         .insertInto('userTokens')
         .values({
           tokenHash: input.tokenHash,
@@ -227,8 +232,9 @@ export class AccountsRepository {
           usedAt: null,
           createdAt: now,
         })
-        .execute(),
-    );
+        .execute();
+      if (mail) await this.mail.enqueueIn(trx, [mail], now);
+    });
   }
 
   /** Marks a live token of `kind` used and returns its user and data; undefined otherwise. */
@@ -574,6 +580,8 @@ export class AccountsRepository {
       expiresAt: number;
     },
     now: number,
+    /** The invitation e-mail: written to the mail outbox in the same transaction. */
+    mail?: MailMessage,
   ): Promise<Invitation> {
     return this.write(async (trx) => {
       const row = {
@@ -585,6 +593,7 @@ export class AccountsRepository {
         createdAt: now,
       };
       await trx.insertInto('invitations').values(row).execute();
+      if (mail) await this.mail.enqueueIn(trx, [mail], now);
       return toInvitation(row);
     });
   }

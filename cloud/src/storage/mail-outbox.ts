@@ -1,8 +1,11 @@
 /**
- * The mail outbox (migration 0006). An e-mail that follows a change is written here in the
+ * The mail outbox (migrations 0006, 0007). An e-mail that follows a change is written here in the
  * transaction of that change (`enqueueIn`: an alert opened or resolved, a webhook endpoint
- * disabled), so it exists exactly when the change committed: neither a crash right after the
- * commit nor a mail server that is down loses it. The mail sender (webhooks/mail-sender.ts) is the
+ * disabled, a verification, password-reset or invitation token created), so it exists exactly when
+ * the change committed: neither a crash right after the commit nor a mail server that is down
+ * loses it. An account e-mail carries its one-time link in clear (the database keeps only the
+ * token's hash elsewhere) for as long as it waits here: its row is deleted once sent, or dropped
+ * unsent once the link has expired. The mail sender (webhooks/mail-sender.ts) is the
  * only reader: it claims due rows (`claimDue`), sends them, deletes each once sent (`sent`), and
  * records a failure with the time of the next attempt (`failed`) or gives up (`drop`).
  *
@@ -21,11 +24,24 @@ import type { Database, MailOutboxTable } from './schema.js';
 
 /** An e-mail to write to the outbox. */
 export interface MailMessage {
-  organizationId: string;
+  /** Null for an account e-mail (verification, password reset), which follows no organization. */
+  organizationId: string | null;
   to: string;
   subject: string;
   text: string;
+  html?: string | undefined;
+  /** Not sent after this time (the link it carries has expired): dropped instead. */
+  expiresAt?: number | undefined;
 }
+
+/** A row as read: PostgreSQL returns its bigints as strings. */
+const fromDb = (r: MailOutboxTable): MailOutboxTable => ({
+  ...r,
+  attempts: Number(r.attempts),
+  nextAttemptAt: Number(r.nextAttemptAt),
+  expiresAt: r.expiresAt === null ? null : Number(r.expiresAt),
+  createdAt: Number(r.createdAt),
+});
 
 /** The default lease of a claim: longer than any send may take (see `claimDue`). */
 export const DEFAULT_MAIL_LEASE_MS = 15 * 60_000;
@@ -57,8 +73,10 @@ export class MailOutbox {
       recipient: m.to,
       subject: m.subject,
       text: m.text,
+      html: m.html ?? null,
       attempts: 0,
       nextAttemptAt: now,
+      expiresAt: m.expiresAt ?? null,
       createdAt: now,
       lastError: null,
     }));
@@ -121,10 +139,9 @@ export class MailOutbox {
         )
         .execute();
       return rows.map((r) => ({
-        ...r,
+        ...fromDb(r),
         attempts: Number(r.attempts) + 1,
         nextAttemptAt: leaseUntil,
-        createdAt: Number(r.createdAt),
       }));
     });
   }
@@ -154,13 +171,7 @@ export class MailOutbox {
       trx.deleteFrom('mailOutbox').where('id', '=', id).returningAll().executeTakeFirst(),
     );
     if (!row) return undefined;
-    return {
-      ...row,
-      attempts: Number(row.attempts),
-      nextAttemptAt: Number(row.nextAttemptAt),
-      createdAt: Number(row.createdAt),
-      lastError: error ?? row.lastError,
-    };
+    return { ...fromDb(row), lastError: error ?? row.lastError };
   }
 
   /** Every waiting message, oldest due first (tests, operators). */
@@ -172,12 +183,7 @@ export class MailOutbox {
       .orderBy('id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({
-      ...r,
-      attempts: Number(r.attempts),
-      nextAttemptAt: Number(r.nextAttemptAt),
-      createdAt: Number(r.createdAt),
-    }));
+    return rows.map(fromDb);
   }
 
   /** Messages waiting to be sent. */

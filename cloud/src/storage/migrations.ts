@@ -9,6 +9,7 @@ import { gatewayMigration } from './migrations/0003-gateway.js';
 import { webhooksMigration } from './migrations/0004-webhooks.js';
 import { webhookOutboxMigration } from './migrations/0005-webhook-outbox.js';
 import { mailOutboxMigration } from './migrations/0006-mail-outbox.js';
+import { accountMailMigration } from './migrations/0007-account-mail.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -306,15 +307,21 @@ class InCodeMigrations implements MigrationProvider {
       '0004_webhooks': webhooksMigration(),
       '0005_webhook_outbox': webhookOutboxMigration(),
       '0006_mail_outbox': mailOutboxMigration(),
+      '0007_account_mail': accountMailMigration(this.dialect),
     };
   }
 }
 
-/** Brings the schema up to date; safe to run on every start and from `printwire-cloud migrate`. */
+/**
+ * Brings the schema up to date; safe to run on every start and from `printwire-cloud migrate`.
+ * With `target` (a migration's name, such as `0006_mail_outbox`), up to that one only: tests of a
+ * later migration start from a database an earlier release left.
+ */
 export async function migrateToLatest(
   db: Kysely<unknown>,
   dialect: Dialect,
   schema?: string,
+  target?: string,
 ): Promise<{ applied: string[] }> {
   const migrator = new Migrator({
     db,
@@ -322,7 +329,9 @@ export async function migrateToLatest(
     // Kysely looks for its own tables in every schema unless told which one is ours.
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (target
+    ? migrator.migrateTo(target)
+    : migrator.migrateToLatest());
   if (error) throw error;
   return {
     applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),

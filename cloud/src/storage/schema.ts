@@ -304,14 +304,22 @@ export interface WebhookOutboxTable {
 export interface MailOutboxTable {
   /** `mail_…` */
   id: string;
-  organizationId: string;
+  /** Null for an account e-mail (verification, password reset) (migration 0007). */
+  organizationId: string | null;
   recipient: string;
   subject: string;
   text: string;
+  /** The HTML part, when the message has one (migration 0007). */
+  html: string | null;
   /** Attempts started: a sender's claim counts one. */
   attempts: number;
   /** Due at; a claim moves it to the end of the sender's lease. */
   nextAttemptAt: number;
+  /**
+   * When sending it stops making sense (the link it carries expires then): an unsent message is
+   * dropped instead (migration 0007). Null: never.
+   */
+  expiresAt: number | null;
   createdAt: number;
   /** The last failure's message. */
   lastError: string | null;

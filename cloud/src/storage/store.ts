@@ -62,7 +62,7 @@ export class Store {
     this.inventory = new InventoryRepository(db.reader, write);
     this.jobs = new JobsRepository(db.reader, write, options.jobs, outbox);
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
-    this.accounts = new AccountsRepository(db.reader, write);
+    this.accounts = new AccountsRepository(db.reader, write, this.mailOutbox);
     this.devices = new DevicesRepository(db.reader, write, outbox);
     this.webhooks = new WebhooksRepository(db.reader, write, outbox, this.mailOutbox);
   }

@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import pg from 'pg';
-import { dropPostgresSchema, ensurePostgresSchema, postgresClientConfig } from './db.js';
+import type { Kysely } from 'kysely';
+import {
+  dropPostgresSchema,
+  ensurePostgresSchema,
+  openDatabase,
+  postgresClientConfig,
+} from './db.js';
+import { migrateToLatest } from './migrations.js';
 import type { NewJob } from './jobs.js';
 import { Store, type StoreOptions } from './store.js';
 
@@ -52,13 +59,32 @@ export type StoreKind = 'sqlite' | 'postgres';
  */
 export async function testDatabase(kind: StoreKind): Promise<{
   open(options?: Omit<StoreOptions, 'url' | 'schema'>): Promise<Store>;
+  /**
+   * Migrates the database up to the migration `target` only, and runs `fill` on it (raw: no
+   * camel-case names), as an earlier release would have left it.
+   */
+  olderRelease(target: string, fill: (db: Kysely<unknown>) => Promise<void>): Promise<void>;
   cleanup(): Promise<void>;
 }> {
+  const olderRelease = async (
+    options: { url: string; schema?: string },
+    target: string,
+    fill: (db: Kysely<unknown>) => Promise<void>,
+  ): Promise<void> => {
+    const db = openDatabase(options);
+    try {
+      await migrateToLatest(db.raw, db.dialect, options.schema, target);
+      await fill(db.raw);
+    } finally {
+      await db.close();
+    }
+  };
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'printwire-store-'));
     const url = join(dir, 'printwire.db');
     return {
       open: (options = {}) => Store.open({ ...options, url }),
+      olderRelease: (target, fill) => olderRelease({ url }, target, fill),
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
@@ -70,6 +96,8 @@ export async function testDatabase(kind: StoreKind): Promise<{
       // Migrating reads every schema's catalog: it takes turns with other files' drops.
       return options.migrate === false ? open() : underSchemaLock(open);
     },
+    olderRelease: (target, fill) =>
+      underSchemaLock(() => olderRelease({ url: POSTGRES_URL, schema }, target, fill)),
     cleanup: () => underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema)),
   };
 }

@@ -23,7 +23,7 @@ const MIN = 60 * SECOND;
 const HOUR = 60 * MIN;
 const silent = pino({ level: 'silent' });
 
-type Sent = { to: string; subject: string; text: string };
+type Sent = { to: string; subject: string; text: string; html?: string };
 
 /** A mailer that records what it sent; `fail` decides, per call, to throw instead. */
 class RecordingMailer implements WebhookMailer {
@@ -41,7 +41,8 @@ class RecordingMailer implements WebhookMailer {
     if (this.yieldFirst) await new Promise((resolve) => setImmediate(resolve));
     const error = this.fail(call);
     if (error) throw error;
-    this.sent.push({ to: message.to, subject: message.subject, text: message.text });
+    const { to, subject, text, html } = message;
+    this.sent.push({ to, subject, text, ...(html !== undefined ? { html } : {}) });
   }
 }
 
@@ -275,6 +276,63 @@ for (const { kind, skip } of kinds) {
         assert.equal(await store.mailOutbox.size(), 0);
         assert.equal(lines.at(-1)!.msg, 'mail: dropped after 1 failed attempts');
         assert.equal(lines.at(-1)!.to, 'cut@example.com');
+      });
+
+      test('an account e-mail goes out with its HTML part, and one still failing when its link expires is dropped unsent', async () => {
+        const clock = new ManualClock(Date.parse('2026-03-12T10:00:00.000Z'));
+        let down = false;
+        const mailer = new RecordingMailer(() =>
+          down ? new Error('connection refused') : undefined,
+        );
+        const { logger, lines } = capturingLogger();
+        const mail = sender(clock, mailer, logger);
+        const account = (to: string): MailMessage => ({
+          organizationId: null,
+          to,
+          subject: 'Reset your password',
+          text: 'https://print.example.com/reset-password?token=t',
+          html: '<a href="https://print.example.com/reset-password?token=t">reset</a>',
+          expiresAt: clock.now() + HOUR,
+        });
+        await store.mailOutbox.enqueue([account('sent@example.com')], clock.now());
+        await mail.drain();
+        assert.deepEqual(mailer.sent, [
+          {
+            to: 'sent@example.com',
+            subject: 'Reset your password',
+            text: 'https://print.example.com/reset-password?token=t',
+            html: '<a href="https://print.example.com/reset-password?token=t">reset</a>',
+          },
+        ]);
+
+        down = true;
+        await store.mailOutbox.enqueue([account('late@example.com')], clock.now());
+        // 30 s, 1 min, 2, 4, 8, 16, 32 min: the attempt due after the hour finds the link expired.
+        let attempts = 0;
+        for (const wait of [0, 30 * SECOND, MIN, 2 * MIN, 4 * MIN, 8 * MIN, 16 * MIN]) {
+          clock.advance(wait);
+          await mail.drain();
+          attempts++;
+          assert.equal(mailer.calls, 1 + attempts);
+          assert.equal(await store.mailOutbox.size(), 1, `kept after attempt ${attempts}`);
+        }
+        down = false;
+        clock.advance(32 * MIN);
+        await mail.drain();
+        assert.equal(mailer.calls, 1 + attempts, 'not sent: its link has expired');
+        assert.equal(mailer.sent.length, 1);
+        assert.equal(await store.mailOutbox.size(), 0, 'dropped');
+        const dropped = lines.filter((l) => l.level === 50);
+        assert.deepEqual(
+          dropped.map((l) => [l.msg, l.to, l.error]),
+          [
+            [
+              'mail: dropped unsent, it expired after 7 failed attempts',
+              'late@example.com',
+              'connection refused',
+            ],
+          ],
+        );
       });
     });
   });

@@ -1,11 +1,12 @@
 /**
- * The mail sender: the `mail_outbox` rows are its queue (storage/mail-outbox.ts). The alerts and
- * the delivery worker write their e-mails there in the transaction of the change they follow and
- * nudge the sender; it also looks on a timer (1 s) and at start, so e-mails a crash or a restart
+ * The mail sender: the `mail_outbox` rows are its queue (storage/mail-outbox.ts). The alerts, the
+ * delivery worker and the accounts (verification, password reset, invitation) write their e-mails
+ * there in the transaction of the change they follow and nudge the sender; it also looks on a timer (1 s) and at start, so e-mails a crash or a restart
  * left behind go out, on any instance. Each look claims a batch of due rows (a lease, so no other
  * sender takes them meanwhile), sends them through the mailer at once, deletes each one sent, and
  * puts each failure back with exponential backoff (30 s, doubling, at most 1 h between attempts);
- * after `maxAttempts` (about a day with the defaults) the message is dropped with an error log.
+ * after `maxAttempts` (about a day with the defaults) the message is dropped with an error log,
+ * and so is a message whose `expiresAt` has passed (an account e-mail whose link has expired).
  *
  * At least once: a message is deleted only after the mail server accepted it. A message is sent
  * twice only when the process dies between the SMTP success and the delete (or the delete itself
@@ -153,13 +154,24 @@ export class MailSender {
     const { store, clock, logger, mailer } = this.deps;
     const { maxAttempts } = this.options;
     try {
+      if (row.expiresAt !== null && row.expiresAt <= clock.now()) {
+        // Its link has expired: sending it now would only hand out a dead link.
+        const tried = row.attempts - 1;
+        await this.drop(row, row.lastError ?? 'not sent before it expired', tried, 'expired');
+        return;
+      }
       if (row.attempts > maxAttempts) {
         // The last attempt was claimed and never finished (a crash, a lease that ran out).
         await this.drop(row, row.lastError ?? 'the last attempt did not finish', maxAttempts);
         return;
       }
       try {
-        await mailer.send({ to: row.recipient, subject: row.subject, text: row.text });
+        await mailer.send({
+          to: row.recipient,
+          subject: row.subject,
+          text: row.text,
+          ...(row.html !== null ? { html: row.html } : {}),
+        });
       } catch (err) {
         const error = errorText(err);
         if (row.attempts >= maxAttempts) {
@@ -182,8 +194,16 @@ export class MailSender {
     }
   }
 
-  /** Deletes a message whose `attempts` attempts are spent, with an error log line. */
-  private async drop(row: MailOutboxTable, error: string, attempts: number): Promise<void> {
+  /**
+   * Deletes a message whose `attempts` attempts are spent, or (`expired`) that expired before any
+   * attempt got it through, with an error log line.
+   */
+  private async drop(
+    row: MailOutboxTable,
+    error: string,
+    attempts: number,
+    why: 'spent' | 'expired' = 'spent',
+  ): Promise<void> {
     const dropped = await this.deps.store.mailOutbox.drop(row.id, error);
     if (!dropped) return;
     this.deps.logger.error(
@@ -196,7 +216,9 @@ export class MailSender {
         createdAt: new Date(dropped.createdAt).toISOString(),
         error,
       },
-      `mail: dropped after ${attempts} failed attempts`,
+      why === 'expired'
+        ? `mail: dropped unsent, it expired after ${attempts} failed attempts`
+        : `mail: dropped after ${attempts} failed attempts`,
     );
   }
 }

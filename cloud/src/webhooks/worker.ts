@@ -22,7 +22,7 @@ import type { WebhookSender } from './sender.js';
 import { CoalescedPass } from '../lib/coalesced.js';
 
 export interface WebhookMailer {
-  send(message: { to: string; subject: string; text: string }): Promise<void>;
+  send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
 }
 
 type DueRow = Awaited<ReturnType<Store['webhooks']['due']>>[number];
