@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every package's tests in one `node --test` run so that the summary at the end covers all
 // of them. Arguments filter the test files by substring: `npm test -- shared/src/escpos`.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -40,6 +40,23 @@ const files = roots
 
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || '(all)'}`);
+  process.exit(1);
+}
+
+// With --test-force-exit a file exits as soon as the tests declared so far are done: tests declared
+// after a top-level await that follows a top-level test would silently never run. Refuse such files.
+const lateDeclarations = files.filter((file) => {
+  let declared = false;
+  for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+    if (/^(test|describe|suite|it)\(/.test(line)) declared = true;
+    else if (declared && /^\S.*\bawait\b/.test(line)) return true;
+  }
+  return false;
+});
+if (lateDeclarations.length > 0) {
+  console.error(
+    `these test files await at the top level after declaring a test, so the tests declared after the await would not run; await first, then declare:\n  ${lateDeclarations.join('\n  ')}`,
+  );
   process.exit(1);
 }
 
