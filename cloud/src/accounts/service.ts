@@ -16,6 +16,7 @@ import { newRecoveryCode, newToken, normalizeRecoveryCode, sha256 } from './secr
 import {
   DEFAULT_ACCOUNT_THROTTLE,
   DEFAULT_ADDRESS_THROTTLE,
+  DEFAULT_MAIL_THROTTLE,
   LoginThrottle,
   type ThrottleOptions,
 } from './throttle.js';
@@ -67,6 +68,8 @@ export interface AccountServiceDeps {
   lifetimes?: Partial<AccountLifetimes>;
   accountThrottle?: ThrottleOptions;
   addressThrottle?: ThrottleOptions;
+  /** Verification and reset e-mails per recipient. Default `DEFAULT_MAIL_THROTTLE`. */
+  mailThrottle?: ThrottleOptions;
 }
 
 /** Tells the mail sender that e-mails were written. */
@@ -129,6 +132,7 @@ export class AccountService {
   readonly lifetimes: AccountLifetimes;
   private readonly accountThrottle: LoginThrottle;
   private readonly addressThrottle: LoginThrottle;
+  private readonly mailThrottle: LoginThrottle;
 
   constructor(deps: AccountServiceDeps) {
     this.store = deps.store;
@@ -148,6 +152,13 @@ export class AccountService {
       deps.addressThrottle ?? DEFAULT_ADDRESS_THROTTLE,
       'login:address:',
     );
+    this.mailThrottle = new LoginThrottle(
+      deps.cache,
+      deps.clock,
+      deps.mailThrottle ?? DEFAULT_MAIL_THROTTLE,
+      'mail:to:',
+      'account e-mails are paused: the cache store that limits them cannot be reached; try again shortly',
+    );
   }
 
   // Sign-up and verification
@@ -159,6 +170,7 @@ export class AccountService {
     name: string;
     locale: string;
   }): Promise<void> {
+    const mayMail = await this.mayMail(input.email);
     const now = this.clock.now();
     const passwordHash = await hashPassword(input.password);
     const user = await this.store.accounts.createUser(
@@ -166,9 +178,12 @@ export class AccountService {
       now,
     );
     if (user) {
-      await this.sendUserMail('verify-email', user, input.locale, this.lifetimes.verifyEmailMs);
+      if (mayMail) {
+        await this.sendUserMail('verify-email', user, input.locale, this.lifetimes.verifyEmailMs);
+      }
       return;
     }
+    if (!mayMail) return;
     // Known address: an unverified owner gets a fresh link; nothing tells the caller.
     const existing = await this.store.accounts.findAccountByEmail(input.email);
     if (existing && existing.user.emailVerifiedAt === null) {
@@ -182,6 +197,7 @@ export class AccountService {
   }
 
   async resendVerification(email: string): Promise<void> {
+    if (!(await this.mayMail(email))) return;
     const account = await this.store.accounts.findAccountByEmail(email);
     if (!account || account.user.emailVerifiedAt !== null) return;
     await this.sendUserMail(
@@ -203,6 +219,7 @@ export class AccountService {
   // Password reset
 
   async forgotPassword(email: string): Promise<void> {
+    if (!(await this.mayMail(email))) return;
     const account = await this.store.accounts.findAccountByEmail(email);
     if (!account) return;
     await this.sendUserMail(
@@ -540,6 +557,17 @@ export class AccountService {
     };
   }
 
+  /**
+   * Whether an account e-mail to `email` is within its limit (DEFAULT_MAIL_THROTTLE). Asked before
+   * the address is looked up, known or not, so that neither the answer nor a 503 (the cache store
+   * is down) tells whether it is known; over the limit no e-mail is made and the caller answers as
+   * usual.
+   */
+  private async mayMail(email: string): Promise<boolean> {
+    return (await this.mailThrottle.waitMs(email.toLowerCase())) === 0;
+  }
+
+  /** Writes a token and the e-mail carrying it; counts the e-mail against the recipient's limit. */
   private async sendUserMail(
     kind: Extract<MailKind, 'verify-email' | 'reset-password'>,
     user: User,
@@ -563,6 +591,7 @@ export class AccountService {
       now,
       mail,
     );
+    await this.mailThrottle.fail(user.email.toLowerCase());
     this.mail?.nudge();
   }
 }

@@ -5,7 +5,8 @@
  * the account's count. The counts live in the cache store, so every instance sharing it (Redis)
  * counts the same failures and sees the same resets; the in-process store keeps them for its one
  * instance, pruned when they grow. Times come from the injected clock. Without its counts a login
- * is refused (503 UNAVAILABLE), never let through unthrottled.
+ * is refused (503 UNAVAILABLE), never let through unthrottled. The same counting limits the
+ * account e-mails sent to one address (`DEFAULT_MAIL_THROTTLE`).
  */
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { CacheStore, ThrottleOptions } from '../cache/types.js';
@@ -27,6 +28,22 @@ export const DEFAULT_ADDRESS_THROTTLE: ThrottleOptions = {
   freeAttempts: 20,
 };
 
+/**
+ * Verification and password-reset e-mails per recipient: anyone may ask for them, so without a
+ * limit anyone could flood an inbox (and the sender's reputation). Three at once, then the next
+ * after 1 min, 2, 4 … up to one an hour; an hour without one starts over.
+ */
+export const DEFAULT_MAIL_THROTTLE: ThrottleOptions = {
+  freeAttempts: 3,
+  baseDelayMs: 60_000,
+  maxDelayMs: 60 * 60_000,
+  maxKeys: 100_000,
+  forgetAfterMs: 60 * 60_000,
+};
+
+const SIGN_IN_PAUSED =
+  'sign-in is paused: the cache store that counts failed logins cannot be reached; try again shortly';
+
 export class LoginThrottle {
   /**
    * `prefix` names this throttle's keys in the cache store (e.g. `login:account:`), so that two
@@ -37,32 +54,28 @@ export class LoginThrottle {
     private readonly clock: Clock,
     private readonly options: ThrottleOptions,
     private readonly prefix: string,
+    /** The 503's message when the cache store does not answer. */
+    private readonly unavailable: string = SIGN_IN_PAUSED,
   ) {}
 
   /** Milliseconds until `key` may try again; 0 when it may now. */
   waitMs(key: string): Promise<number> {
-    return unavailableWithoutCache(this.cache.throttleWait(this.prefix + key, this.clock.now()));
+    return this.guard(this.cache.throttleWait(this.prefix + key, this.clock.now()));
   }
 
   fail(key: string): Promise<void> {
-    return unavailableWithoutCache(
-      this.cache.throttleFail(this.prefix + key, this.options, this.clock.now()),
-    );
+    return this.guard(this.cache.throttleFail(this.prefix + key, this.options, this.clock.now()));
   }
 
   reset(key: string): Promise<void> {
-    return unavailableWithoutCache(this.cache.throttleReset(this.prefix + key));
+    return this.guard(this.cache.throttleReset(this.prefix + key));
   }
-}
 
-async function unavailableWithoutCache<T>(operation: Promise<T>): Promise<T> {
-  try {
-    return await operation;
-  } catch (cause) {
-    throw new PrintwireError(
-      'UNAVAILABLE',
-      'sign-in is paused: the cache store that counts failed logins cannot be reached; try again shortly',
-      { cause },
-    );
+  private async guard<T>(operation: Promise<T>): Promise<T> {
+    try {
+      return await operation;
+    } catch (cause) {
+      throw new PrintwireError('UNAVAILABLE', this.unavailable, { cause });
+    }
   }
 }

@@ -177,6 +177,41 @@ describe('dashboard accounts', () => {
     assert.equal(expired.status, 400);
   });
 
+  test('one address gets three account e-mails at once, then one after 1 min, 2 min …; every request answers alike', async () => {
+    const p = await h.person('Flooded'); // its verification e-mail is the first
+    const count = async () => (await h.mails()).filter((m) => m.to === p.email).length;
+    for (let i = 0; i < 5; i++) {
+      const res = await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+      assert.equal(res.status, 202);
+    }
+    assert.equal(await count(), 3, 'the sign-up e-mail and two resets');
+    h.clock.advance(MINUTE - 1);
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    assert.equal(await count(), 3);
+    h.clock.advance(1);
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    assert.equal(await count(), 4, 'one more after a minute');
+    h.clock.advance(MINUTE);
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    assert.equal(await count(), 4, 'the next one waits two minutes');
+    h.clock.advance(MINUTE);
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    assert.equal(await count(), 5);
+    // The last reset link works: the throttle held back e-mails, not tokens that were sent.
+    const last = await h.lastMailTo(p.email);
+    assert.equal(
+      (
+        await h.call('POST', '/auth/reset-password', {
+          body: { token: last.token, password: 'flood survivor password' },
+        })
+      ).status,
+      200,
+    );
+    // Another address is not held back by this one's count.
+    const other = await h.person('Bystander');
+    assert.equal((await h.mails()).filter((m) => m.to === other.email).length, 1);
+  });
+
   test('repeated failures are throttled with Retry-After, capped, and the owner gets back in', async () => {
     const p = await h.person('Throttle');
     for (let i = 0; i < 5; i++) {
@@ -471,6 +506,29 @@ describe('dashboard sign-in without the cache store', () => {
       body: { email: p.email, password: p.password },
     });
     assert.equal(back.status, 200);
+  });
+
+  test('a reset request is refused with 503 naming the cache store, for a known and an unknown address alike, and no e-mail goes out unlimited', async () => {
+    const p = await h.person('Unlimited');
+    cache.down = true;
+    const refused = await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.body.error.code, 'UNAVAILABLE');
+    assert.match(refused.body.error.message, /account e-mails are paused: the cache store/);
+    const unknown = await h.call('POST', '/auth/forgot-password', {
+      body: { email: `nobody-${Date.now()}@example.com` },
+    });
+    assert.deepEqual(
+      [unknown.status, unknown.body.error?.code],
+      [503, 'UNAVAILABLE'],
+      'an unknown address is answered alike',
+    );
+    cache.down = false;
+    assert.equal(
+      (await h.mails()).filter((m) => m.to === p.email).length,
+      1,
+      'only the sign-up e-mail',
+    );
   });
 });
 
