@@ -282,13 +282,16 @@ for (const { kind, skip } of await storeKinds()) {
   });
 
   describe(`mail outbox migration 0007 on ${kind}`, { skip }, () => {
-    test('an outbox an earlier release left keeps its rows, and takes account mails (no organization, an HTML part, an expiry) after it', async () => {
+    test('an outbox an earlier release left keeps its rows (but those of deleted organizations), takes account mails (no organization, an HTML part, an expiry) after it, and follows its organizations’ deletion', async () => {
       const db = await testDatabase(kind);
       try {
         await db.olderRelease('0006_mail_outbox', async (raw) => {
+          await sql`insert into organizations (id, name, created_at, updated_at)
+            values ('org_1', 'Shop', ${T0}, ${T0})`.execute(raw);
           await sql`insert into mail_outbox
               (id, organization_id, recipient, subject, text, attempts, next_attempt_at, created_at, last_error)
-            values ('mail_old', 'org_1', 'owner@example.com', 'Printer offline', 'body', 2, ${T0 + MIN}, ${T0}, 'refused')`.execute(
+            values ('mail_old', 'org_1', 'owner@example.com', 'Printer offline', 'body', 2, ${T0 + MIN}, ${T0}, 'refused'),
+              ('mail_orphan', 'org_deleted', 'gone@example.com', 'Printer offline', 'body', 0, ${T0}, ${T0}, null)`.execute(
             raw,
           );
         });
@@ -358,6 +361,12 @@ for (const { kind, skip } of await storeKinds()) {
           assert.deepEqual(
             claimed.map((r) => r.recipient),
             ['new@example.com', 'owner@example.com'],
+          );
+          // Deleting the organization deletes its unsent e-mails; account e-mails stay.
+          assert.equal(await store.accounts.deleteOrganization('org_1'), true);
+          assert.deepEqual(
+            (await store.mailOutbox.pending()).map((r) => r.recipient),
+            ['new@example.com'],
           );
         } finally {
           await store.close();

@@ -4,6 +4,9 @@
  * them instead of failing the request, and a crash after the commit cannot lose them. They belong
  * to no organization until one is joined, so `organization_id` becomes optional; they have an HTML
  * part; and their links expire, so `expires_at` says when sending them stops making sense.
+ * `organization_id` now references the organization: deleting one deletes its unsent e-mails
+ * (an invitation to it, an alert about its printers), and those an earlier release left for
+ * organizations already deleted are dropped here.
  *
  * SQLite cannot drop a NOT NULL constraint: the table is rebuilt, rows and index kept, in one
  * transaction of its own (Kysely runs SQLite migrations outside one).
@@ -21,6 +24,18 @@ export function accountMailMigration(dialect: Dialect): Migration {
           .execute();
         await db.schema.alterTable('mail_outbox').addColumn('html', 'text').execute();
         await db.schema.alterTable('mail_outbox').addColumn('expires_at', 'bigint').execute();
+        await sql`delete from mail_outbox where organization_id is not null
+          and organization_id not in (select id from organizations)`.execute(db);
+        await db.schema
+          .alterTable('mail_outbox')
+          .addForeignKeyConstraint(
+            'mail_outbox_organization',
+            ['organization_id'],
+            'organizations',
+            ['id'],
+          )
+          .onDelete('cascade')
+          .execute();
         return;
       }
       await sql`begin immediate`.execute(db);
@@ -28,7 +43,9 @@ export function accountMailMigration(dialect: Dialect): Migration {
         await db.schema
           .createTable('mail_outbox_0007')
           .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('organization_id', 'text')
+          .addColumn('organization_id', 'text', (c) =>
+            c.references('organizations.id').onDelete('cascade'),
+          )
           .addColumn('recipient', 'text', (c) => c.notNull())
           .addColumn('subject', 'text', (c) => c.notNull())
           .addColumn('text', 'text', (c) => c.notNull())
@@ -42,7 +59,8 @@ export function accountMailMigration(dialect: Dialect): Migration {
         await sql`insert into mail_outbox_0007
             (id, organization_id, recipient, subject, text, attempts, next_attempt_at, created_at, last_error)
           select id, organization_id, recipient, subject, text, attempts, next_attempt_at, created_at, last_error
-          from mail_outbox`.execute(db);
+          from mail_outbox
+          where organization_id in (select id from organizations)`.execute(db);
         await db.schema.dropTable('mail_outbox').execute();
         await db.schema.alterTable('mail_outbox_0007').renameTo('mail_outbox').execute();
         await db.schema
