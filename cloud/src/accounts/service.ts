@@ -17,7 +17,7 @@ import {
   DEFAULT_ACCOUNT_THROTTLE,
   DEFAULT_ADDRESS_THROTTLE,
   DEFAULT_MAIL_THROTTLE,
-  LoginThrottle,
+  Throttle,
   type ThrottleOptions,
 } from './throttle.js';
 import { matchTotp, newTotpSecret, otpauthUrl } from './totp.js';
@@ -130,9 +130,9 @@ export class AccountService {
   private readonly mail: MailNudge | undefined;
   private readonly publicUrl: string;
   readonly lifetimes: AccountLifetimes;
-  private readonly accountThrottle: LoginThrottle;
-  private readonly addressThrottle: LoginThrottle;
-  private readonly mailThrottle: LoginThrottle;
+  private readonly accountThrottle: Throttle;
+  private readonly addressThrottle: Throttle;
+  private readonly mailThrottle: Throttle;
 
   constructor(deps: AccountServiceDeps) {
     this.store = deps.store;
@@ -140,19 +140,19 @@ export class AccountService {
     this.mail = deps.mail;
     this.publicUrl = deps.publicUrl;
     this.lifetimes = { ...DEFAULT_LIFETIMES, ...deps.lifetimes };
-    this.accountThrottle = new LoginThrottle(
+    this.accountThrottle = new Throttle(
       deps.cache,
       deps.clock,
       deps.accountThrottle ?? DEFAULT_ACCOUNT_THROTTLE,
       'login:account:',
     );
-    this.addressThrottle = new LoginThrottle(
+    this.addressThrottle = new Throttle(
       deps.cache,
       deps.clock,
       deps.addressThrottle ?? DEFAULT_ADDRESS_THROTTLE,
       'login:address:',
     );
-    this.mailThrottle = new LoginThrottle(
+    this.mailThrottle = new Throttle(
       deps.cache,
       deps.clock,
       deps.mailThrottle ?? DEFAULT_MAIL_THROTTLE,

@@ -10,7 +10,7 @@ import { ManualClock } from '../lib/clock.js';
 import {
   DEFAULT_ACCOUNT_THROTTLE,
   DEFAULT_ADDRESS_THROTTLE,
-  LoginThrottle,
+  Throttle,
   type ThrottleOptions,
 } from './throttle.js';
 
@@ -28,7 +28,7 @@ const kinds: Array<{ name: string; skip: string | false; open: () => CacheStore 
 ];
 
 for (const kind of kinds) {
-  describe(`LoginThrottle (${kind.name})`, { skip: kind.skip }, () => {
+  describe(`Throttle (${kind.name})`, { skip: kind.skip }, () => {
     const opened: CacheStore[] = [];
     after(async () => {
       await Promise.all(opened.map((cache) => cache.close()));
@@ -44,7 +44,7 @@ for (const kind of kinds) {
       clock: ManualClock,
       options: ThrottleOptions = DEFAULT_ACCOUNT_THROTTLE,
       cache: CacheStore = open(),
-    ) => new LoginThrottle(cache, clock, options, `t${n++}:`);
+    ) => new Throttle(cache, clock, options, `t${n++}:`);
 
     test('allows the free attempts, then waits a delay that doubles up to the cap', async () => {
       const clock = new ManualClock(0);
@@ -81,8 +81,8 @@ for (const kind of kinds) {
     test('two throttles over one store (account and address) keep separate counts', async () => {
       const clock = new ManualClock(0);
       const cache = open();
-      const accounts = new LoginThrottle(cache, clock, DEFAULT_ACCOUNT_THROTTLE, 'account:');
-      const addresses = new LoginThrottle(cache, clock, DEFAULT_ADDRESS_THROTTLE, 'address:');
+      const accounts = new Throttle(cache, clock, DEFAULT_ACCOUNT_THROTTLE, 'account:');
+      const addresses = new Throttle(cache, clock, DEFAULT_ADDRESS_THROTTLE, 'address:');
       for (let i = 0; i < 5; i++) await accounts.fail('same-key');
       assert.equal(await accounts.waitMs('same-key'), 1_000);
       assert.equal(await addresses.waitMs('same-key'), 0);
@@ -131,11 +131,11 @@ for (const kind of kinds) {
             forgetAfterMs: 60_000,
           };
           const cache = open();
-          const blocked = new LoginThrottle(cache, clock, options, 'expiry:');
+          const blocked = new Throttle(cache, clock, options, 'expiry:');
           await blocked.fail('a');
           const blockTtl = await raw.pttl(`${REDIS_PREFIX}throttle:expiry:a`);
           assert.ok(blockTtl > 5 * 60_000 - 5_000 && blockTtl <= 5 * 60_000, `pttl ${blockTtl}`);
-          const free = new LoginThrottle(cache, clock, { ...options, freeAttempts: 5 }, 'expiry:');
+          const free = new Throttle(cache, clock, { ...options, freeAttempts: 5 }, 'expiry:');
           await free.fail('b');
           const forgetTtl = await raw.pttl(`${REDIS_PREFIX}throttle:expiry:b`);
           assert.ok(forgetTtl > 60_000 - 5_000 && forgetTtl <= 60_000, `pttl ${forgetTtl}`);
@@ -147,8 +147,8 @@ for (const kind of kinds) {
       test('two instances (two connections) count one account together, and a reset on one clears both', async () => {
         const clock = new ManualClock(0);
         const prefix = `shared${n++}:`;
-        const one = new LoginThrottle(open(), clock, DEFAULT_ACCOUNT_THROTTLE, prefix);
-        const two = new LoginThrottle(open(), clock, DEFAULT_ACCOUNT_THROTTLE, prefix);
+        const one = new Throttle(open(), clock, DEFAULT_ACCOUNT_THROTTLE, prefix);
+        const two = new Throttle(open(), clock, DEFAULT_ACCOUNT_THROTTLE, prefix);
         for (let i = 0; i < 3; i++) await one.fail('owner@example.com');
         for (let i = 0; i < 2; i++) await two.fail('owner@example.com');
         assert.equal(await one.waitMs('owner@example.com'), 1_000, 'five failures in all');

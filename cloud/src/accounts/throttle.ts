@@ -44,7 +44,11 @@ export const DEFAULT_MAIL_THROTTLE: ThrottleOptions = {
 const SIGN_IN_PAUSED =
   'sign-in is paused: the cache store that counts failed logins cannot be reached; try again shortly';
 
-export class LoginThrottle {
+/**
+ * Counts events of a key (a failed login, an e-mail sent) in the cache store and says how long the
+ * next must wait: the logins' throttles and the account e-mails' limit.
+ */
+export class Throttle {
   /**
    * `prefix` names this throttle's keys in the cache store (e.g. `login:account:`), so that two
    * throttles over one store do not share counts.

@@ -22,7 +22,7 @@ export interface TokenBucketResult {
   retryAfterMs: number;
 }
 
-/** A failed-login throttle (LoginThrottle in accounts/throttle.ts uses it). */
+/** A failed-login throttle (Throttle in accounts/throttle.ts uses it). */
 export interface ThrottleOptions {
   /** Failures allowed before any delay. */
   freeAttempts: number;
