@@ -23,12 +23,14 @@ import { parse } from './parser.js';
 import { checkReceipt } from './receipt-check.js';
 
 export { TemplateError, type TemplatePosition } from './errors.js';
-export { TemplateCache } from './cache.js';
+export { TemplateCache, type TemplateCacheOptions } from './cache.js';
 export { zplCommands } from './zpl.js';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_MAX_TEMPLATE_BYTES,
+  DEFAULT_TEMPLATE_CACHE_MAX_CHARS,
+  DEFAULT_TEMPLATE_CACHE_MAX_TEMPLATE_CHARS,
   DEFAULT_TEMPLATE_CACHE_SIZE,
   TEMPLATE_TYPES,
   type CompileOptions,
@@ -52,7 +54,10 @@ export interface CompiledTemplate {
 
 /** Options of `compileTemplate`, with the cache compiled templates are kept in. */
 export interface TemplateOptions extends CompileOptions {
-  /** Where templates with an id are cached; default: one shared LRU of 1000 templates. */
+  /**
+   * Where compiled templates are cached, by type, text, limits, id and version; default: one
+   * shared LRU (DEFAULT_TEMPLATE_CACHE_SIZE templates, see TemplateCache for its other bounds).
+   */
   cache?: TemplateCache<CompiledTemplate>;
 }
 
@@ -80,9 +85,12 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
     options.maxOutputBytes,
     DEFAULT_MAX_OUTPUT_BYTES,
   );
-  // Each UTF-16 unit is at least one UTF-8 byte, so the cheap length test only ever passes
-  // templates that are within the limit.
-  if (content.length > maxTemplateBytes || Buffer.byteLength(content, 'utf8') > maxTemplateBytes) {
+  // Each UTF-16 unit is one to three UTF-8 bytes, so the bytes are only counted when the length
+  // alone cannot tell.
+  if (
+    content.length > maxTemplateBytes ||
+    (content.length * 3 > maxTemplateBytes && Buffer.byteLength(content, 'utf8') > maxTemplateBytes)
+  ) {
     throw new TemplateError(
       `the template is ${Buffer.byteLength(content, 'utf8')} bytes, more than the limit of ${maxTemplateBytes} bytes (maxTemplateBytes)`,
     );
@@ -99,25 +107,44 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
     }
     return out;
   };
-  return {
+  // Frozen: a compiled template may be shared through the cache, so nobody may change it.
+  return Object.freeze({
     type,
     id: options.id,
     version: options.version,
     renderText,
     render:
       type === 'receipt'
-        ? (data, renderOptions) => {
+        ? (data: unknown, renderOptions?: RenderOptions) => {
             const text = renderText(data, renderOptions);
             checkReceipt(text);
             return text;
           }
         : renderText,
-  };
+  });
+}
+
+/** The cache key of everything but the text: type, limits, id and version. */
+function variantOf(type: TemplateType, options: CompileOptions): string {
+  const { id, version, maxDepth, maxTemplateBytes, maxOutputBytes } = options;
+  if (
+    id === undefined &&
+    version === undefined &&
+    maxDepth === undefined &&
+    maxTemplateBytes === undefined &&
+    maxOutputBytes === undefined
+  ) {
+    return type;
+  }
+  // JSON keeps 1 and "1" apart, and no value can reach into the next.
+  return JSON.stringify([type, id, version, maxDepth, maxTemplateBytes, maxOutputBytes]);
 }
 
 /**
- * Compiles `content` for `type`. With `options.id`, the result is cached under type + id +
- * version (bounded LRU), so stored templates are parsed once. Throws TemplateError naming the
+ * Compiles `content` for `type`. The result is cached (bounded LRU, `options.cache`) under the
+ * text, the type, the limits, the id and the version, so the same template is parsed once, named
+ * or not; texts longer than the cache's `maxTemplateChars` are compiled every time, and a
+ * template that fails to compile is not cached. Throws TemplateError naming the
  * line and column for a template that cannot compile (unclosed or mismatched section, bad tag,
  * unknown type, a value where ZPL needs a command name, too large, nested too deeply).
  */
@@ -132,10 +159,8 @@ export function compileTemplate(
     );
   }
   if (typeof content !== 'string') throw new TemplateError('the template content is not text');
-  if (options.id === undefined) return build(content, type, options);
   const cache = options.cache ?? defaultCache;
-  const key = `${type}\u0000${options.id}\u0000${String(options.version ?? '')}\u0000${options.maxDepth ?? ''}\u0000${options.maxTemplateBytes ?? ''}\u0000${options.maxOutputBytes ?? ''}`;
-  return cache.getOrCreate(key, content, () => build(content, type, options));
+  return cache.getOrCreate(variantOf(type, options), content, () => build(content, type, options));
 }
 
 /**
@@ -144,7 +169,7 @@ export function compileTemplate(
  * Throws TemplateError (a PrintwireError with code INVALID_JOB) for a template that cannot
  * compile or data it cannot render.
  *
- * @param options.id, options.version cache the compiled template (see compileTemplate)
+ * @param options.id, options.version name a stored template (see compileTemplate)
  * @param options.maxTemplateBytes default DEFAULT_MAX_TEMPLATE_BYTES (2 MiB)
  * @param options.maxDepth default DEFAULT_MAX_DEPTH (32 nested sections)
  * @param options.maxOutputBytes default DEFAULT_MAX_OUTPUT_BYTES (10 MiB)
