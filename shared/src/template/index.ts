@@ -8,7 +8,7 @@
 import type { ReceiptDocument } from '../receipt/schema.js';
 import { TemplateCache } from './cache.js';
 import { compileNodes, outputTooLarge, RenderState } from './compile.js';
-import { TemplateError } from './errors.js';
+import { positionAt, TemplateError } from './errors.js';
 import { tokenize } from './lexer.js';
 import {
   DEFAULT_MAX_DEPTH,
@@ -20,7 +20,8 @@ import {
   type TemplateType,
 } from './limits.js';
 import { parse } from './parser.js';
-import { checkReceipt } from './receipt-check.js';
+import { compileReceiptBuilder } from './receipt-build.js';
+import { checkBuiltReceipt, checkReceipt } from './receipt-check.js';
 
 export { TemplateError, type TemplatePosition } from './errors.js';
 export { TemplateCache, type TemplateCacheOptions } from './cache.js';
@@ -63,6 +64,12 @@ export interface TemplateOptions extends CompileOptions {
 
 const defaultCache = new TemplateCache<CompiledTemplate>();
 
+/** How each compiled receipt template renders its document (renderReceiptDocument). */
+const documentRenderers = new WeakMap<
+  CompiledTemplate,
+  (data: unknown, options?: RenderOptions) => { text: string; document: ReceiptDocument }
+>();
+
 function isTemplateType(type: unknown): type is TemplateType {
   return (TEMPLATE_TYPES as readonly unknown[]).includes(type);
 }
@@ -95,7 +102,12 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
       `the template is ${Buffer.byteLength(content, 'utf8')} bytes, more than the limit of ${maxTemplateBytes} bytes (maxTemplateBytes)`,
     );
   }
-  const op = compileNodes(content, parse(content, tokenize(content), maxDepth), type);
+  const nodes = parse(content, tokenize(content), maxDepth);
+  const op = compileNodes(content, nodes, type);
+  const buildDocument =
+    type === 'receipt'
+      ? compileReceiptBuilder(nodes, (offset) => () => positionAt(content, offset))
+      : undefined;
 
   const renderText = (data: unknown, renderOptions: RenderOptions = {}): string => {
     const max = limit('maxOutputBytes', renderOptions.maxOutputBytes, defaultMaxOutput);
@@ -107,21 +119,29 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
     }
     return out;
   };
+  // The document of a receipt: built from the data when the builder follows the template (the
+  // same objects as parsing the text, for less), else parsed from the text.
+  const renderDocument = (data: unknown, renderOptions?: RenderOptions) => {
+    const text = renderText(data, renderOptions); // its limits and data errors come first
+    const built = buildDocument?.(new RenderState(data, Infinity));
+    return {
+      text,
+      document: built === undefined ? checkReceipt(text) : checkBuiltReceipt(built, text),
+    };
+  };
   // Frozen: a compiled template may be shared through the cache, so nobody may change it.
-  return Object.freeze({
+  const compiled: CompiledTemplate = Object.freeze({
     type,
     id: options.id,
     version: options.version,
     renderText,
     render:
       type === 'receipt'
-        ? (data: unknown, renderOptions?: RenderOptions) => {
-            const text = renderText(data, renderOptions);
-            checkReceipt(text);
-            return text;
-          }
+        ? (data: unknown, renderOptions?: RenderOptions) => renderDocument(data, renderOptions).text
         : renderText,
   });
+  if (type === 'receipt') documentRenderers.set(compiled, renderDocument);
+  return compiled;
 }
 
 /** The cache key of everything but the text: type, limits, id and version. */
@@ -189,5 +209,6 @@ export function renderReceiptDocument(
   data: unknown,
   options: TemplateOptions = {},
 ): ReceiptDocument {
-  return checkReceipt(compileTemplate(content, 'receipt', options).renderText(data));
+  const compiled = compileTemplate(content, 'receipt', options);
+  return documentRenderers.get(compiled)!(data).document;
 }
