@@ -45,8 +45,9 @@ export interface CompiledTemplate {
   readonly id: string | undefined;
   readonly version: string | number | undefined;
   /**
-   * Fills the template with `data`. Receipts are then parsed and validated as a receipt document
-   * (TemplateError if they do not). Throws TemplateError for data the template cannot render.
+   * Fills the template with `data`. Receipts must then be a valid receipt document (TemplateError
+   * naming the line and column if not; the document is built from the data where the template
+   * allows, else parsed from the text). Throws TemplateError for data the template cannot render.
    */
   render(data: unknown, options?: RenderOptions): string;
   /** Like `render` but without the receipt document check (identical for other types). */
