@@ -368,7 +368,7 @@ for (const { kind, skip } of await storeKinds()) {
             ['new@example.com', 'owner@example.com'],
           );
           // Deleting the organization deletes its unsent e-mails; account e-mails stay.
-          assert.equal(await store.accounts.deleteOrganization('org_1'), true);
+          assert.equal(await store.members.deleteOrganization('org_1'), true);
           assert.deepEqual(
             (await store.mailOutbox.pending()).map((r) => r.recipient),
             ['new@example.com'],

@@ -93,23 +93,23 @@ export function deviceRoutes(deps: {
 
   route(router, ops.listDevices, ...guard('listDevices'), async (req, res) => {
     const { orgId } = parseWith(orgIdParams, req.params);
-    const devices = await store.accounts.listDevices(orgId);
+    const devices = await store.devices.listDevices(orgId);
     res.json({ data: devices.map(presentDevice), nextCursor: null });
   });
   route(router, ops.patchDevice, ...guard('patchDevice'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
     const body = parseWith(patchDeviceBody, req.body);
-    const device = await store.accounts.updateDevice(orgId, id, body);
+    const device = await store.devices.updateDevice(orgId, id, body);
     if (!device) throw new PrintwireError('NOT_FOUND', `no device ${id}`);
     res.json(presentDevice(device));
   });
   route(router, ops.deactivateDevice, ...guard('deactivateDevice'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
-    const existing = (await store.accounts.listDevices(orgId)).some((d) => d.id === id);
+    const existing = (await store.devices.listDevices(orgId)).some((d) => d.id === id);
     if (!existing) throw new PrintwireError('NOT_FOUND', `no device ${id}`);
     // Revoke first: the gateway is told to close the socket while the token is still known.
     if (revoker) await revoker.revoke(orgId, id);
-    await store.accounts.deactivateDevice(orgId, id);
+    await store.devices.deactivateDevice(orgId, id);
     res.json({ message: 'device deactivated' });
   });
   return router;

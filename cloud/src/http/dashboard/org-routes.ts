@@ -328,7 +328,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
     res.status(201).json(presentOrganization(org));
   });
   route(router, ops.listOrgs, withSession, async (_req, res) => {
-    const rows = await store.accounts.organizationsOf(session(res).userId);
+    const rows = await store.members.organizationsOf(session(res).userId);
     res.json({
       data: rows.map((r) => ({ ...presentOrganization(r.organization), role: r.role })),
       nextCursor: null,
@@ -337,7 +337,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
   route(router, ops.acceptInvitation, withSession, async (req, res) => {
     const { token } = parseWith(tokenBody, req.body);
     const account = await accounts.me(session(res).userId);
-    const result = await store.accounts.acceptInvitation(
+    const result = await store.members.acceptInvitation(
       sha256(token),
       { id: account.id, email: account.email },
       clock.now(),
@@ -355,7 +355,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
       );
     }
     const orgIdValue = result.invitation.organizationId;
-    const current = await store.accounts.roleOf(orgIdValue, account.id);
+    const current = await store.members.roleOf(orgIdValue, account.id);
     res.json({
       organization: presentOrganization(await loadOrg(orgIdValue)),
       role: current ?? result.invitation.role,
@@ -385,30 +385,30 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
         details: [{ path: 'confirm', message }],
       });
     }
-    await store.accounts.deleteOrganization(id);
+    await store.members.deleteOrganization(id);
     res.json({ message: 'organization deleted' });
   });
 
   route(router, ops.listMembers, ...guard(ops.listMembers), async (req, res) => {
-    const members = await store.accounts.listMembers(orgId(req.params));
+    const members = await store.members.listMembers(orgId(req.params));
     res.json({ data: members.map(presentMember), nextCursor: null });
   });
   route(router, ops.patchMember, ...guard(ops.patchMember), async (req, res) => {
     const params = parseWith(memberParams, req.params);
     const { role: next } = parseWith(roleBody, req.body);
-    const current = await store.accounts.roleOf(params.orgId, params.userId);
+    const current = await store.members.roleOf(params.orgId, params.userId);
     if (!current) throw new PrintwireError('NOT_FOUND', `no member ${params.userId}`);
     if ((current === 'owner' || next === 'owner') && !can(role(res), 'owners:manage')) {
       throw new PrintwireError('FORBIDDEN', 'only owners make or unmake owners');
     }
-    const outcome = await store.accounts.changeMember(params.orgId, params.userId, next);
+    const outcome = await store.members.changeMember(params.orgId, params.userId, next);
     if (outcome === 'last-owner') {
       throw new PrintwireError(
         'CONFLICT',
         'the last owner cannot be demoted: make another owner first',
       );
     }
-    const member = (await store.accounts.listMembers(params.orgId)).find(
+    const member = (await store.members.listMembers(params.orgId)).find(
       (m) => m.userId === params.userId,
     );
     if (!member) throw new PrintwireError('NOT_FOUND', `no member ${params.userId}`);
@@ -420,14 +420,14 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
     if (!self && !can(role(res), 'members:manage')) {
       throw new PrintwireError('FORBIDDEN', `the ${role(res)} role may not remove members`);
     }
-    const current = await store.accounts.roleOf(params.orgId, params.userId);
+    const current = await store.members.roleOf(params.orgId, params.userId);
     if (!current) throw new PrintwireError('NOT_FOUND', `no member ${params.userId}`);
     if (!self) {
       if (current === 'owner' && !can(role(res), 'owners:manage')) {
         throw new PrintwireError('FORBIDDEN', 'only owners remove owners');
       }
     }
-    const outcome = await store.accounts.changeMember(params.orgId, params.userId, null);
+    const outcome = await store.members.changeMember(params.orgId, params.userId, null);
     if (outcome === 'last-owner') {
       throw new PrintwireError('CONFLICT', 'the last owner cannot leave: make another owner first');
     }
@@ -435,7 +435,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
   });
 
   route(router, ops.listInvitations, ...guard(ops.listInvitations), async (req, res) => {
-    const list = await store.accounts.listInvitations(orgId(req.params), clock.now());
+    const list = await store.members.listInvitations(orgId(req.params), clock.now());
     res.json({ data: list.map(presentInvitation), nextCursor: null });
   });
   route(router, ops.invite, ...guard(ops.invite), async (req, res) => {
@@ -445,7 +445,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
     if (!atMost(body.role, mine) || (body.role === 'owner' && !can(mine, 'owners:manage'))) {
       throw new PrintwireError('FORBIDDEN', `a ${mine} may not invite a ${body.role}`);
     }
-    const members = await store.accounts.listMembers(id);
+    const members = await store.members.listMembers(id);
     if (members.some((m) => m.email === body.email.toLowerCase())) {
       throw new PrintwireError('CONFLICT', `${body.email} is already a member`);
     }
@@ -460,7 +460,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
   });
   route(router, ops.revokeInvitation, ...guard(ops.revokeInvitation), async (req, res) => {
     const params = parseWith(idParams, req.params);
-    if (!(await store.accounts.revokeInvitation(params.orgId, params.id, clock.now()))) {
+    if (!(await store.members.revokeInvitation(params.orgId, params.id, clock.now()))) {
       throw new PrintwireError('NOT_FOUND', `no pending invitation ${params.id}`);
     }
     res.json({ message: 'invitation revoked' });
@@ -497,7 +497,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
     res.status(201).json({ apiKey: presentApiKey(apiKey), key: generated.key });
   });
   route(router, ops.listApiKeys, ...guard(ops.listApiKeys), async (req, res) => {
-    const keys = await store.accounts.listApiKeys(orgId(req.params));
+    const keys = await store.organizations.listApiKeys(orgId(req.params));
     res.json({ data: keys.map(presentApiKey), nextCursor: null });
   });
   route(router, ops.revokeApiKey, ...guard(ops.revokeApiKey), async (req, res) => {

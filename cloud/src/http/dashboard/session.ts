@@ -55,7 +55,7 @@ export function requireSession(accounts: AccountService): RequestHandler {
 export function requireOrgPermission(store: Store, permission: Permission): RequestHandler {
   return async (req, res, next) => {
     const orgId = String(req.params.orgId ?? '');
-    const r = await store.accounts.roleOf(orgId, session(res).userId);
+    const r = await store.members.roleOf(orgId, session(res).userId);
     if (!r) {
       next(new PrintwireError('NOT_FOUND', `no organization ${orgId}`));
       return;

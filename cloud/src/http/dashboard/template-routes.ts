@@ -284,13 +284,13 @@ export function templateRoutes(deps: {
     const body = parseWith(patchTemplateBody, req.body);
     const current = await load(orgId, id);
     if (body.content !== undefined) checkCompiles(body.content, current.type);
-    const updated = await store.accounts.updateTemplate(orgId, id, body, clock.now());
+    const updated = await store.templates.updateTemplate(orgId, id, body, clock.now());
     if (!updated) throw new PrintwireError('NOT_FOUND', `no template ${id}`);
     res.json(presentDashboardTemplate(updated));
   });
   route(router, ops.deleteTemplate, ...guard('deleteTemplate'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
-    if (!(await store.accounts.deleteTemplate(orgId, id))) {
+    if (!(await store.templates.deleteTemplate(orgId, id))) {
       throw new PrintwireError('NOT_FOUND', `no template ${id}`);
     }
     res.json({ message: 'template deleted' });
