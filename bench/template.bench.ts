@@ -15,7 +15,13 @@ import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import Mustache from 'mustache';
 import { getGalleryTemplate } from '../shared/src/gallery/index.js';
+import { validateReceiptDocument } from '../shared/src/receipt/schema.js';
+import { RenderState } from '../shared/src/template/compile.js';
+import { positionAt } from '../shared/src/template/errors.js';
 import { compileTemplate, renderTemplate } from '../shared/src/template/index.js';
+import { tokenize } from '../shared/src/template/lexer.js';
+import { parse } from '../shared/src/template/parser.js';
+import { compileReceiptBuilder } from '../shared/src/template/receipt-build.js';
 import { report, throughput } from './lib.js';
 
 const inputs = new URL(
@@ -34,6 +40,14 @@ const zplData = label.sampleData;
 const compiledReceipt = compileTemplate(receipt, 'receipt');
 const compiledZpl = compileTemplate(zpl, 'zpl');
 const handlebars = Handlebars.compile(receipt);
+// The receipt check on its own, the two halves of what `render` adds to `renderText`: building
+// the document from the data, and validating it as a receipt.
+const buildReceipt = compileReceiptBuilder(parse(receipt, tokenize(receipt), 32), (offset) => () =>
+  positionAt(receipt, offset),
+);
+if (buildReceipt === undefined) throw new Error('the receipt template is not built from its data');
+const builtReceipt = buildReceipt(new RenderState(receiptData, Infinity));
+if (!validateReceiptDocument(builtReceipt).ok) throw new Error('the built receipt is not valid');
 
 // The contenders must agree on what they produce before we time them.
 const ours = JSON.parse(compiledReceipt.renderText(receiptData)) as unknown;
@@ -48,6 +62,9 @@ if (Mustache.render(zpl, zplData) !== zplOut) throw new Error('mustache.js rende
 const contenders = {
   receiptCompiled: () => compiledReceipt.renderText(receiptData),
   receiptCompiledChecked: () => compiledReceipt.render(receiptData),
+  receiptBuild: () => buildReceipt(new RenderState(receiptData, Infinity)),
+  receiptValidate: () => validateReceiptDocument(builtReceipt),
+  receiptCheck: () => validateReceiptDocument(buildReceipt(new RenderState(receiptData, Infinity))),
   receiptPublic: () => renderTemplate(receipt, receiptData, 'receipt'),
   receiptMustache: () => Mustache.render(receipt, receiptData),
   receiptHandlebars: () => handlebars(receiptData),
@@ -114,5 +131,27 @@ report({
   baseline: 'mustache.js (cached by text)',
   baselineValue: ops('receiptMustache'),
   target: 2,
+  ...renders,
+});
+report({
+  name: 'receipt, the check alone (build the document + validate it)',
+  value: ops('receiptCheck'),
+  baseline: 'the same template, compiled renderText',
+  baselineValue: ops('receiptCompiled'),
+  target: 1,
+  ...renders,
+});
+report({
+  name: 'receipt, building the document alone',
+  value: ops('receiptBuild'),
+  baseline: 'the same template, compiled renderText',
+  baselineValue: ops('receiptCompiled'),
+  ...renders,
+});
+report({
+  name: 'receipt, validating the built document alone',
+  value: ops('receiptValidate'),
+  baseline: 'the same template, compiled renderText',
+  baselineValue: ops('receiptCompiled'),
   ...renders,
 });
