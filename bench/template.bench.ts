@@ -42,8 +42,9 @@ const compiledZpl = compileTemplate(zpl, 'zpl');
 const handlebars = Handlebars.compile(receipt);
 // The receipt check on its own, the two halves of what `render` adds to `renderText`: building
 // the document from the data, and validating it as a receipt.
-const buildReceipt = compileReceiptBuilder(parse(receipt, tokenize(receipt), 32), (offset) => () =>
-  positionAt(receipt, offset),
+const buildReceipt = compileReceiptBuilder(
+  parse(receipt, tokenize(receipt), 32),
+  (offset) => () => positionAt(receipt, offset),
 );
 if (buildReceipt === undefined) throw new Error('the receipt template is not built from its data');
 const builtReceipt = buildReceipt(new RenderState(receiptData, Infinity));
