@@ -1,0 +1,115 @@
+/** The routes: the signed-out pages, and the signed-in ones inside the frame. */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, RouterProvider, createBrowserRouter, useLocation } from 'react-router';
+import { queryClient } from './data';
+import { LanguageSwitcher } from './language';
+import { ForgotPassword, LogIn, ResetPassword, SignUp, TwoFactorChallenge, VerifyEmail } from './pages/auth';
+import { AcceptInvitation } from './pages/invitation';
+import { refreshSession, useSession } from './session';
+import { Button, Loading, PageTitle } from './ui';
+
+/** The signed-out pages' layout: the brand, the language, and a card. */
+function Public() {
+  return (
+    <div className="public">
+      <header className="public-header">
+        <span className="brand">Printwire</span>
+        <LanguageSwitcher />
+      </header>
+      <main id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+// The signed-in pages are a chunk of their own: the login page does not load them.
+const Frame = lazy(() => import('./frame').then((m) => ({ default: m.Frame })));
+const signedIn = (name: keyof typeof import('./signed-in')) => async () => ({
+  Component: (await import('./signed-in'))[name],
+});
+
+/** Signed-in pages: to the login page (and back here after) when there is no session. */
+function RequireSession() {
+  const session = useSession();
+  const { pathname, search } = useLocation();
+  if (session.status === 'signed-out') {
+    return <Navigate to={`/login?next=${encodeURIComponent(pathname + search)}`} replace />;
+  }
+  return (
+    <Suspense fallback={<Loading />}>
+      <Frame />
+    </Suspense>
+  );
+}
+
+/** Login and sign-up pages: a signed-in visitor goes on to the app. */
+function SignedOutOnly({ children }: { children: ReactNode }) {
+  const session = useSession();
+  return session.status === 'signed-in' ? <Navigate to="/" replace /> : children;
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  return <PageTitle lead={t('notFound.lead')}>{t('notFound.title')}</PageTitle>;
+}
+
+const router = createBrowserRouter([
+  {
+    element: <Public />,
+    children: [
+      { path: '/login', element: <SignedOutOnly><LogIn /></SignedOutOnly> },
+      { path: '/login/two-factor', element: <TwoFactorChallenge /> },
+      { path: '/signup', element: <SignedOutOnly><SignUp /></SignedOutOnly> },
+      { path: '/verify-email', element: <VerifyEmail /> },
+      { path: '/forgot-password', element: <ForgotPassword /> },
+      { path: '/reset-password', element: <ResetPassword /> },
+      { path: '/invitations/accept', element: <AcceptInvitation /> },
+    ],
+  },
+  {
+    element: <RequireSession />,
+    children: [
+      { path: '/', lazy: signedIn('Start') },
+      { path: '/new-organization', lazy: signedIn('NewOrganization') },
+      { path: '/account', lazy: signedIn('Account') },
+      { path: '/o/:orgId', lazy: signedIn('Overview') },
+      { path: '/o/:orgId/developers', lazy: signedIn('Developers') },
+      { path: '/o/:orgId/members', lazy: signedIn('Members') },
+      { path: '/o/:orgId/settings', lazy: signedIn('Settings') },
+      { path: '/o/:orgId/billing', lazy: signedIn('Billing') },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]);
+
+/** Restores the session from the refresh cookie before the first page, with Retry when offline. */
+export function App() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [failed, setFailed] = useState(false);
+  const restore = () => {
+    setFailed(false);
+    refreshSession().catch(() => setFailed(true));
+  };
+  useEffect(restore, []);
+  if (session.status === 'loading') {
+    return failed ? (
+      <div className="public">
+        <main id="main" className="auth-card">
+          <p role="alert">{t('errors.connection')}</p>
+          <Button onClick={restore}>{t('common.retry')}</Button>
+        </main>
+      </div>
+    ) : (
+      <Loading />
+    );
+  }
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}
