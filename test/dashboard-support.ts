@@ -3,6 +3,7 @@
  * its DATA_DIR), Debian's Chromium driven by playwright-core, axe-core run in the page, mails
  * read from the outbox and TOTP codes computed here.
  */
+import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -50,6 +51,8 @@ export class DashboardWorld {
       locale: options.locale ?? 'en-US',
       baseURL: this.url,
     });
+    // A locator that finds nothing fails in 10 s, well inside the runner's two minutes a file.
+    context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => {
@@ -116,4 +119,37 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** Whether the page scrolls sideways (it must not at 375 px). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+}
+
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Signs `who` up through the API and confirms the address from the mailed link. */
+export async function verifiedAccount(world: DashboardWorld, who: Person): Promise<void> {
+  const signup = await fetch(`${world.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...who, locale: 'en' }),
+  });
+  assert.equal(signup.status, 201);
+  const token = new URL(await world.mailLink(who.email, '/verify-email?token=')).searchParams.get('token');
+  const verified = await fetch(`${world.url}/auth/verify-email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  assert.equal(verified.status, 200);
+}
+
+export async function logIn(page: Page, who: Person): Promise<void> {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+export async function assertAccessible(page: Page, where: string): Promise<void> {
+  assert.deepEqual(await seriousViolations(page), [], `axe on ${where}`);
 }

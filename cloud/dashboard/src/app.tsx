@@ -5,7 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, RouterProvider, createBrowserRouter, useLocation } from 'react-router';
 import { queryClient } from './data';
 import { LanguageSwitcher } from './language';
-import { ForgotPassword, LogIn, ResetPassword, SignUp, TwoFactorChallenge, VerifyEmail } from './pages/auth';
+import {
+  ForgotPassword,
+  LogIn,
+  ResetPassword,
+  SignUp,
+  TwoFactorChallenge,
+  VerifyEmail,
+  useNext,
+} from './pages/auth';
 import { AcceptInvitation } from './pages/invitation';
 import { refreshSession, useSession } from './session';
 import { Button, Loading, PageTitle } from './ui';
@@ -45,10 +53,14 @@ function RequireSession() {
   );
 }
 
-/** Login and sign-up pages: a signed-in visitor goes on to the app. */
+/**
+ * Login, two-factor and sign-up pages: a signed-in visitor goes on to `?next=` (where a login
+ * lands: the one place that navigates after it).
+ */
 function SignedOutOnly({ children }: { children: ReactNode }) {
   const session = useSession();
-  return session.status === 'signed-in' ? <Navigate to="/" replace /> : children;
+  const next = useNext();
+  return session.status === 'signed-in' ? <Navigate to={next} replace /> : children;
 }
 
 function NotFound() {
@@ -61,7 +73,7 @@ const router = createBrowserRouter([
     element: <Public />,
     children: [
       { path: '/login', element: <SignedOutOnly><LogIn /></SignedOutOnly> },
-      { path: '/login/two-factor', element: <TwoFactorChallenge /> },
+      { path: '/login/two-factor', element: <SignedOutOnly><TwoFactorChallenge /></SignedOutOnly> },
       { path: '/signup', element: <SignedOutOnly><SignUp /></SignedOutOnly> },
       { path: '/verify-email', element: <VerifyEmail /> },
       { path: '/forgot-password', element: <ForgotPassword /> },

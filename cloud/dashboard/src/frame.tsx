@@ -3,7 +3,7 @@
  * menu button on a phone), and on top the organization switcher, the test/live switch with its
  * "Test data" band, the language, and the user's menu.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useOrgs } from './data';
@@ -35,10 +35,12 @@ function OrgSwitcher({ orgId }: { orgId: string | undefined }) {
   const navigate = useNavigate();
   const orgs = useOrgs();
   const list = orgs.data?.data ?? [];
+  const id = useId();
   return (
-    <label className="org-switcher">
-      <span>{t('frame.organization')}</span>
+    <div className="org-switcher">
+      <label htmlFor={id}>{t('frame.organization')}</label>
       <select
+        id={id}
         value={orgId ?? ''}
         onChange={(e) =>
           void navigate(e.target.value === 'new' ? '/new-organization' : `/o/${e.target.value}`)
@@ -52,7 +54,7 @@ function OrgSwitcher({ orgId }: { orgId: string | undefined }) {
         ))}
         <option value="new">{t('frame.newOrganization')}</option>
       </select>
-    </label>
+    </div>
   );
 }
 

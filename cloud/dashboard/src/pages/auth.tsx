@@ -161,8 +161,7 @@ export function LogIn() {
           state: { challenge: answer.challenge },
         });
       } else {
-        startSession(answer);
-        void navigate(next, { replace: true });
+        startSession(answer); // SignedOutOnly (app.tsx) then goes on to `next`
       }
     },
   });
@@ -216,8 +215,6 @@ export function LogIn() {
 
 export function TwoFactorChallenge() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const next = useNext();
   const challenge = (useLocation().state as { challenge?: string } | null)?.challenge;
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
@@ -230,10 +227,7 @@ export function TwoFactorChallenge() {
             : { challenge: challenge ?? '', code: code.trim() },
         }),
       ) as Promise<IssuedSession>,
-    onSuccess: (issued) => {
-      startSession(issued);
-      void navigate(next, { replace: true });
-    },
+    onSuccess: (issued) => startSession(issued),
   });
   if (!challenge) return <Navigate to="/login" replace />;
   const field = useRecovery ? 'recoveryCode' : 'code';
