@@ -6,18 +6,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import {
-  DashboardWorld,
-  PHONE,
-  assertAccessible,
-  logIn,
-  scrollsSideways,
-  totp,
-  verifiedAccount,
-} from './dashboard-support.js';
+import { DashboardWorld, assertAccessible, logIn } from './dashboard-support.js';
 
-const OWNER = { name: 'Marie Joseph', email: 'marie@shop.example', password: 'a long owner password' };
-const SECOND = { name: 'Jean Pierre', email: 'jean@shop.example', password: 'a long second password' };
+const OWNER = {
+  name: 'Marie Joseph',
+  email: 'marie@shop.example',
+  password: 'a long owner password',
+};
+const SECOND = {
+  name: 'Jean Pierre',
+  email: 'jean@shop.example',
+  password: 'a long second password',
+};
 
 async function signUpAndVerify(world: DashboardWorld, page: Page, who: typeof OWNER) {
   await page.getByLabel('Name').fill(who.name);
@@ -77,10 +77,10 @@ describe('the dashboard’s account pages in a browser', () => {
   test('the session survives a reload through the refresh cookie, and no token is kept in storage', async () => {
     await owner.reload();
     await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
-    const stored = await owner.evaluate(() => ({
-      local: Object.keys(localStorage),
-      session: Object.keys(sessionStorage),
-    }));
+    // Page code as strings: this folder's TypeScript has no DOM types.
+    const stored = await owner.evaluate(
+      '({ local: Object.keys(localStorage), session: Object.keys(sessionStorage) })',
+    );
     assert.deepEqual(stored, { local: [], session: [] });
     const cookies = await owner.context().cookies();
     const refresh = cookies.find((c) => c.name === 'pw_refresh');
@@ -113,13 +113,15 @@ describe('the dashboard’s account pages in a browser', () => {
     // Back on the invitation after logging in.
     await second.getByRole('button', { name: 'Accept invitation' }).click();
     await second.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
-    await second.getByText('You are Developer here.').waitFor();
+    await second.getByText('Your role here: Developer.').waitFor();
   });
 
   test('the owner makes the second person a viewer, who is then offered no write action', async () => {
     await owner.reload();
     await owner.getByLabel(`Role of ${SECOND.name}`).selectOption('viewer');
-    await owner.waitForResponse((r) => r.url().includes('/members') && r.request().method() === 'GET');
+    await owner.waitForResponse(
+      (r) => r.url().includes('/members') && r.request().method() === 'GET',
+    );
     assert.equal(await owner.getByLabel(`Role of ${SECOND.name}`).inputValue(), 'viewer');
 
     await second.goto(`${orgPath}/members`);

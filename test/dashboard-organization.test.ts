@@ -15,7 +15,11 @@ import {
   verifiedAccount,
 } from './dashboard-support.js';
 
-const OWNER = { name: 'Marie Joseph', email: 'marie@shop.example', password: 'a long owner password' };
+const OWNER = {
+  name: 'Marie Joseph',
+  email: 'marie@shop.example',
+  password: 'a long owner password',
+};
 
 describe('the dashboard’s organization pages in a browser', () => {
   let world: DashboardWorld;
@@ -51,12 +55,17 @@ describe('the dashboard’s organization pages in a browser', () => {
     await owner.getByLabel('Key name').fill('Till 2');
     assert.equal(await owner.getByRole('radio', { name: /^Test/ }).isChecked(), true);
     await owner.getByRole('button', { name: 'Create key' }).click();
-    const key = (await owner.getByRole('region').or(owner.locator('.secret pre')).first().textContent())?.trim() ?? '';
+    const key =
+      (
+        await owner.getByRole('region').or(owner.locator('.secret pre')).first().textContent()
+      )?.trim() ?? '';
     assert.match(key, /^pw_test_/);
     await owner.getByText('it will not be shown again', { exact: false }).waitFor();
     await assertAccessible(owner, 'developers, key shown once');
 
-    const printers = await fetch(`${world.url}/v1/printers`, { headers: { authorization: `Bearer ${key}` } });
+    const printers = await fetch(`${world.url}/v1/printers`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     assert.equal(printers.status, 200);
 
     await owner.getByRole('button', { name: 'Done' }).click();
@@ -68,7 +77,9 @@ describe('the dashboard’s organization pages in a browser', () => {
     await assertAccessible(owner, 'revoke dialog');
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await owner.getByText('No test key yet.', { exact: false }).waitFor();
-    const refused = await fetch(`${world.url}/v1/printers`, { headers: { authorization: `Bearer ${key}` } });
+    const refused = await fetch(`${world.url}/v1/printers`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     assert.equal(refused.status, 401);
 
     await owner.getByRole('switch', { name: 'Test mode' }).uncheck();
@@ -86,7 +97,9 @@ describe('the dashboard’s organization pages in a browser', () => {
     assert.equal(await owner.getByLabel('Development mode').isChecked(), true);
     await assertAccessible(owner, 'settings');
 
-    await owner.getByLabel('Organization', { exact: true }).selectOption({ label: 'New organization…' });
+    await owner
+      .getByLabel('Organization', { exact: true })
+      .selectOption({ label: 'New organization…' });
     await owner.getByRole('heading', { name: 'New organization' }).waitFor();
     await owner.getByLabel('Organization name').fill('Closing shop');
     await owner.getByRole('button', { name: 'Create organization' }).click();
@@ -114,10 +127,11 @@ describe('the dashboard’s organization pages in a browser', () => {
     await assertAccessible(owner, 'billing');
   });
 
-
   test('a lost connection shows what happened and Retry, which loads the page once it is back', async () => {
     let down = true;
-    await owner.route('**/orgs/*/billing', (route) => (down ? route.abort('connectionrefused') : route.continue()));
+    await owner.route('**/orgs/*/billing', (route) =>
+      down ? route.abort('connectionrefused') : route.continue(),
+    );
     await owner.goto(`${orgPath}/billing`);
     await owner.getByText('Printwire cannot be reached.', { exact: false }).waitFor();
     down = false;
@@ -133,11 +147,11 @@ describe('the dashboard’s organization pages in a browser', () => {
     await owner.getByRole('button', { name: 'Set up two-factor' }).click();
     await owner.getByRole('img', { name: 'QR code to scan with the authenticator app' }).waitFor();
     // The QR code is drawn: the canvas is not blank.
-    const drawn = await owner.evaluate(() => {
-      const canvas = document.querySelector('canvas')!;
-      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    const drawn = await owner.evaluate(`(() => {
+      const canvas = document.querySelector('canvas');
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
       return pixels.some((v, i) => i % 4 === 0 && v < 50);
-    });
+    })()`);
     assert.equal(drawn, true);
     secret = (await owner.getByLabel('Setup key').textContent())?.trim() ?? '';
     assert.match(secret, /^[A-Z2-7]{16,}$/);

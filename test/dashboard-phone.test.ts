@@ -13,7 +13,11 @@ import {
   verifiedAccount,
 } from './dashboard-support.js';
 
-const OWNER = { name: 'Marie Joseph', email: 'marie@shop.example', password: 'a long owner password' };
+const OWNER = {
+  name: 'Marie Joseph',
+  email: 'marie@shop.example',
+  password: 'a long owner password',
+};
 
 describe('the dashboard on a phone', () => {
   let world: DashboardWorld;

@@ -68,7 +68,7 @@ export class DashboardWorld {
   async mailLink(to: string, path: string, after = 0): Promise<string> {
     const dir = join(this.dataDir, 'mail');
     return waitUntil(`a mail to ${to} with a ${path} link`, () => {
-      let files: string[] = [];
+      let files: string[];
       try {
         files = readdirSync(dir).sort();
       } catch {
@@ -106,19 +106,21 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, not a <script>: the page's CSP stays as served.
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } })
-      .axe;
-    return (await axe.run()).violations;
-  });
+  // Page code as a string: this folder's TypeScript has no DOM types.
+  const violations = await page.evaluate('axe.run().then((result) => result.violations)');
   return (violations as AxeViolation[])
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
 }
 
 /** Whether the page scrolls sideways (it must not at 375 px). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+  return (await page.evaluate(
+    'document.documentElement.scrollWidth > window.innerWidth + 1',
+  )) as boolean;
 }
 
 export interface Person {
@@ -135,7 +137,9 @@ export async function verifiedAccount(world: DashboardWorld, who: Person): Promi
     body: JSON.stringify({ ...who, locale: 'en' }),
   });
   assert.equal(signup.status, 201);
-  const token = new URL(await world.mailLink(who.email, '/verify-email?token=')).searchParams.get('token');
+  const token = new URL(await world.mailLink(who.email, '/verify-email?token=')).searchParams.get(
+    'token',
+  );
   const verified = await fetch(`${world.url}/auth/verify-email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -18,5 +18,14 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/auth': 'http://127.0.0.1:8080', '/orgs': 'http://127.0.0.1:8080', '/invitations/accept': { target: 'http://127.0.0.1:8080', bypass: (req) => (req.method === 'GET' ? req.url : undefined) } } },
+  server: {
+    proxy: {
+      '/auth': 'http://127.0.0.1:8080',
+      '/orgs': 'http://127.0.0.1:8080',
+      '/invitations/accept': {
+        target: 'http://127.0.0.1:8080',
+        bypass: (req) => (req.method === 'GET' ? req.url : undefined),
+      },
+    },
+  },
 });

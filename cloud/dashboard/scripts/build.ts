@@ -26,5 +26,9 @@ writeFileSync(
 );
 
 if (!process.argv.includes('--types-only')) {
-  await build({ root, configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)), logLevel: 'warn' });
+  await build({
+    root,
+    configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
+    logLevel: 'warn',
+  });
 }

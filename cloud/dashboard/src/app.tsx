@@ -15,7 +15,7 @@ import {
   useNext,
 } from './pages/auth';
 import { AcceptInvitation } from './pages/invitation';
-import { refreshSession, useSession } from './session';
+import { refreshSession, restoreSession, useSession } from './session';
 import { Button, Loading, PageTitle } from './ui';
 
 /** The signed-out pages' layout: the brand, the language, and a card. */
@@ -72,9 +72,30 @@ const router = createBrowserRouter([
   {
     element: <Public />,
     children: [
-      { path: '/login', element: <SignedOutOnly><LogIn /></SignedOutOnly> },
-      { path: '/login/two-factor', element: <SignedOutOnly><TwoFactorChallenge /></SignedOutOnly> },
-      { path: '/signup', element: <SignedOutOnly><SignUp /></SignedOutOnly> },
+      {
+        path: '/login',
+        element: (
+          <SignedOutOnly>
+            <LogIn />
+          </SignedOutOnly>
+        ),
+      },
+      {
+        path: '/login/two-factor',
+        element: (
+          <SignedOutOnly>
+            <TwoFactorChallenge />
+          </SignedOutOnly>
+        ),
+      },
+      {
+        path: '/signup',
+        element: (
+          <SignedOutOnly>
+            <SignUp />
+          </SignedOutOnly>
+        ),
+      },
       { path: '/verify-email', element: <VerifyEmail /> },
       { path: '/forgot-password', element: <ForgotPassword /> },
       { path: '/reset-password', element: <ResetPassword /> },
@@ -102,17 +123,19 @@ export function App() {
   const { t } = useTranslation();
   const session = useSession();
   const [failed, setFailed] = useState(false);
-  const restore = () => {
+  const retry = () => {
     setFailed(false);
     refreshSession().catch(() => setFailed(true));
   };
-  useEffect(restore, []);
+  useEffect(() => {
+    restoreSession().catch(() => setFailed(true));
+  }, []);
   if (session.status === 'loading') {
     return failed ? (
       <div className="public">
         <main id="main" className="auth-card">
           <p role="alert">{t('errors.connection')}</p>
-          <Button onClick={restore}>{t('common.retry')}</Button>
+          <Button onClick={retry}>{t('common.retry')}</Button>
         </main>
       </div>
     ) : (

@@ -33,7 +33,10 @@ export const useOrgs = () =>
   useQuery({ queryKey: keys.orgs, queryFn: () => data(api.GET('/orgs')) });
 
 export const useOrg = (orgId: string) =>
-  useQuery({ queryKey: keys.org(orgId), queryFn: () => data(api.GET('/orgs/{orgId}', org(orgId))) });
+  useQuery({
+    queryKey: keys.org(orgId),
+    queryFn: () => data(api.GET('/orgs/{orgId}', org(orgId))),
+  });
 
 export const useAccess = (orgId: string) =>
   useQuery({

@@ -5,10 +5,18 @@
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Outlet, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import {
+  Link,
+  NavLink,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+} from 'react-router';
 import { useOrgs } from './data';
 import { LanguageSwitcher } from './language';
-import { logout, useSession } from './session';
+import { logout, onSignOut, useSession } from './session';
 
 export type Mode = 'live' | 'test';
 
@@ -121,9 +129,15 @@ function OrgNav({ orgId, onNavigate }: { orgId: string; onNavigate: () => void }
   );
 }
 
+/** The organization last shown: the account page keeps it in the switcher and the navigation. */
+let lastOrgId: string | undefined;
+onSignOut(() => (lastOrgId = undefined));
+
 export function Frame({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
-  const { orgId } = useParams();
+  const params = useParams();
+  if (params.orgId) lastOrgId = params.orgId;
+  const orgId = params.orgId ?? lastOrgId;
   const [mode] = useMode();
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
@@ -147,11 +161,11 @@ export function Frame({ children }: { children?: ReactNode }) {
           Printwire
         </Link>
         <OrgSwitcher orgId={orgId} />
-        {orgId && <ModeSwitch />}
+        {params.orgId && <ModeSwitch />}
         <LanguageSwitcher />
         <UserMenu />
       </header>
-      {orgId && mode === 'test' && (
+      {params.orgId && mode === 'test' && (
         <div className="test-band" role="status">
           {t('frame.testBand')}
         </div>

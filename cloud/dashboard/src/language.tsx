@@ -9,7 +9,11 @@ export function LanguageSwitcher() {
   return (
     <div className="language">
       <label htmlFor={id}>{t('frame.language')}</label>
-      <select id={id} value={i18n.language} onChange={(e) => void setLanguage(e.target.value as Language)}>
+      <select
+        id={id}
+        value={i18n.language}
+        onChange={(e) => void setLanguage(e.target.value as Language)}
+      >
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code} lang={l.code}>
             {l.name}

@@ -8,9 +8,7 @@ import { useSyncExternalStore } from 'react';
 import type { User } from './api/client';
 
 export type SessionState =
-  | { status: 'loading' }
-  | { status: 'signed-out' }
-  | { status: 'signed-in'; user: User };
+  { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; user: User };
 
 export interface IssuedSession {
   user: User;
@@ -92,6 +90,14 @@ export function refreshSession(): Promise<boolean> {
     }
   })();
   return refreshing;
+}
+
+let restoring: Promise<boolean> | undefined;
+
+/** The page load's silent refresh: started once, as early as possible (main.tsx). */
+export function restoreSession(): Promise<boolean> {
+  restoring ??= refreshSession();
+  return restoring;
 }
 
 export async function logout(): Promise<void> {

@@ -17,7 +17,11 @@ export function Field({
   hint,
   error,
   ...input
-}: { label: string; hint?: string; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
+}: {
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+} & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
     <div className="field">
@@ -82,7 +86,12 @@ export function Checkbox({
   const id = useId();
   return (
     <div className="checkbox">
-      <input type="checkbox" id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input
+        type="checkbox"
+        id={id}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...input}
+      />
       <div>
         <label htmlFor={id}>{label}</label>
         {hint && (

@@ -10,7 +10,8 @@ import { startHarness, type Harness } from '../test-harness.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { API_PATHS, CONTENT_SECURITY_POLICY, webAppRoutes } from './web-app.js';
 
-const INDEX = '<!doctype html><title>Printwire</title><script type="module" src="/assets/index-abc123.js"></script>';
+const INDEX =
+  '<!doctype html><title>Printwire</title><script type="module" src="/assets/index-abc123.js"></script>';
 
 async function serve(dist: string): Promise<{ url: string; close: () => Promise<void> }> {
   const app = express();
@@ -47,7 +48,13 @@ describe('the web dashboard served by the cloud', () => {
   });
 
   test('every page path answers the app with a strict CSP, no caching and no framing', async () => {
-    for (const path of ['/', '/login', '/o/org_1/members?mode=test', '/invitations/accept?token=x', '/verify-email?token=abc']) {
+    for (const path of [
+      '/',
+      '/login',
+      '/o/org_1/members?mode=test',
+      '/invitations/accept?token=x',
+      '/verify-email?token=abc',
+    ]) {
       const res = await fetch(built.url + path);
       assert.equal(res.status, 200, path);
       assert.equal(await res.text(), INDEX);
@@ -65,7 +72,10 @@ describe('the web dashboard served by the cloud', () => {
   test('hashed assets are cached for a year; an asset not in the build is a 404, not the app', async () => {
     const asset = await fetch(`${built.url}/assets/index-abc123.js`);
     assert.equal(asset.status, 200);
-    assert.match(asset.headers.get('cache-control') ?? '', /max-age=31536000.*immutable|immutable.*max-age=31536000/);
+    assert.match(
+      asset.headers.get('cache-control') ?? '',
+      /max-age=31536000.*immutable|immutable.*max-age=31536000/,
+    );
     assert.match(asset.headers.get('content-type') ?? '', /javascript/);
     const missing = await fetch(`${built.url}/assets/index-old999.js`);
     assert.equal(missing.status, 404);
@@ -75,8 +85,26 @@ describe('the web dashboard served by the cloud', () => {
   });
 
   test('the API paths are never the app: an unknown one is still the API’s JSON 404', async () => {
-    assert.deepEqual(API_PATHS, ['/v1', '/auth', '/orgs', '/agent', '/health', '/openapi.json', '/gallery']);
-    for (const path of ['/v1/nope', '/v1', '/auth/nope', '/orgs', '/orgs/org_1/nope', '/agent/v1/x', '/health/x', '/gallery/x', '/openapi.json']) {
+    assert.deepEqual(API_PATHS, [
+      '/v1',
+      '/auth',
+      '/orgs',
+      '/agent',
+      '/health',
+      '/openapi.json',
+      '/gallery',
+    ]);
+    for (const path of [
+      '/v1/nope',
+      '/v1',
+      '/auth/nope',
+      '/orgs',
+      '/orgs/org_1/nope',
+      '/agent/v1/x',
+      '/health/x',
+      '/gallery/x',
+      '/openapi.json',
+    ]) {
       const res = await fetch(built.url + path);
       assert.equal(res.status, 404, path);
       const body = (await res.json()) as { error: { code: string } };

@@ -14,7 +14,15 @@ import express, { Router, type Response } from 'express';
 export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
 
 /** Paths that belong to the API: the app never answers them (../shared/CONTRACT.md). */
-export const API_PATHS = ['/v1', '/auth', '/orgs', '/agent', '/health', '/openapi.json', '/gallery'];
+export const API_PATHS = [
+  '/v1',
+  '/auth',
+  '/orgs',
+  '/agent',
+  '/health',
+  '/openapi.json',
+  '/gallery',
+];
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",

@@ -5,6 +5,7 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import en from './en.json';
 
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
@@ -27,9 +28,10 @@ function initialLanguage(): Language {
   return 'en';
 }
 
-// Each catalog is its own file in the build: a page loads only the language it shows.
+// English is in the app's own file (most pages need no second request); French and Creole are
+// files of their own, loaded when chosen.
 const catalogs: Record<Language, () => Promise<{ default: Record<string, unknown> }>> = {
-  en: () => import('./en.json'),
+  en: () => Promise.resolve({ default: en }),
   fr: () => import('./fr.json'),
   ht: () => import('./ht.json'),
 };

@@ -53,7 +53,12 @@ function SetUpTwoFactor() {
   const [code, setCode] = useState('');
   const setup = useMutation({ mutationFn: () => data(api.POST('/auth/2fa/setup')) });
   const confirm = useMutation({
-    mutationFn: () => data(api.POST('/auth/2fa/confirm', { body: { setupToken: setup.data?.setupToken ?? '', code: code.trim() } })),
+    mutationFn: () =>
+      data(
+        api.POST('/auth/2fa/confirm', {
+          body: { setupToken: setup.data?.setupToken ?? '', code: code.trim() },
+        }),
+      ),
   });
   if (confirm.isSuccess) {
     return (
@@ -61,11 +66,16 @@ function SetUpTwoFactor() {
         <p className="notice success" role="status">
           {t('twoFactor.enabled')}
         </p>
-        <SecretBox label={t('twoFactor.recoveryCodes')} value={confirm.data.recoveryCodes.join('\n')} downloadName="printwire-recovery-codes.txt" />
+        <SecretBox
+          label={t('twoFactor.recoveryCodes')}
+          value={confirm.data.recoveryCodes.join('\n')}
+          downloadName="printwire-recovery-codes.txt"
+        />
         <p>{t('twoFactor.recoveryHint')}</p>
         <Button
           onClick={() => {
-            if (session.status === 'signed-in') updateUser({ ...session.user, twoFactorEnabled: true });
+            if (session.status === 'signed-in')
+              updateUser({ ...session.user, twoFactorEnabled: true });
           }}
         >
           {t('twoFactor.savedCodes')}
@@ -130,7 +140,12 @@ function DisableTwoFactor() {
   const session = useSession();
   const [code, setCode] = useState('');
   const disable = useMutation({
-    mutationFn: () => data(api.POST('/auth/2fa/disable', { body: /^\d{6}$/.test(code.trim()) ? { code: code.trim() } : { recoveryCode: code.trim() } })),
+    mutationFn: () =>
+      data(
+        api.POST('/auth/2fa/disable', {
+          body: /^\d{6}$/.test(code.trim()) ? { code: code.trim() } : { recoveryCode: code.trim() },
+        }),
+      ),
     onSuccess: () => {
       if (session.status === 'signed-in') updateUser({ ...session.user, twoFactorEnabled: false });
     },

@@ -23,7 +23,15 @@ export function useNext(): string {
   return next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
-export function AuthCard({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+export function AuthCard({
+  title,
+  lead,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="auth-card">
       <PageTitle lead={lead}>{title}</PageTitle>
@@ -88,7 +96,8 @@ export function SignUp() {
         </Button>
       </form>
       <p className="switch-page">
-        {t('signup.haveAccount')} <Link to={`/login${useLocation().search}`}>{t('login.submit')}</Link>
+        {t('signup.haveAccount')}{' '}
+        <Link to={`/login${useLocation().search}`}>{t('login.submit')}</Link>
       </p>
     </AuthCard>
   );
@@ -207,7 +216,8 @@ export function LogIn() {
         <Link to="/forgot-password">{t('forgot.link')}</Link>
       </p>
       <p className="switch-page">
-        {t('login.noAccount')} <Link to={`/signup${useLocation().search}`}>{t('signup.submit')}</Link>
+        {t('login.noAccount')}{' '}
+        <Link to={`/signup${useLocation().search}`}>{t('signup.submit')}</Link>
       </p>
     </AuthCard>
   );
@@ -232,7 +242,10 @@ export function TwoFactorChallenge() {
   if (!challenge) return <Navigate to="/login" replace />;
   const field = useRecovery ? 'recoveryCode' : 'code';
   return (
-    <AuthCard title={t('twoFactor.title')} lead={useRecovery ? t('twoFactor.leadRecovery') : t('twoFactor.lead')}>
+    <AuthCard
+      title={t('twoFactor.title')}
+      lead={useRecovery ? t('twoFactor.leadRecovery') : t('twoFactor.lead')}
+    >
       <form onSubmit={submit(() => verify.mutate())} noValidate>
         <Field
           key={field}

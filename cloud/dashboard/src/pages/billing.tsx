@@ -16,10 +16,20 @@ export function Usage({ billing }: { billing: BillingData }) {
         {' · '}
         {quota === null
           ? t('billing.usedUnlimited', { used: formatNumber(billing.usedThisMonth) })
-          : t('billing.used', { used: formatNumber(billing.usedThisMonth), quota: formatNumber(quota) })}
+          : t('billing.used', {
+              used: formatNumber(billing.usedThisMonth),
+              quota: formatNumber(quota),
+            })}
       </p>
       {quota !== null && (
-        <meter min={0} max={quota} value={billing.usedThisMonth} high={quota * 0.8} optimum={0} aria-label={t('billing.meter')}>
+        <meter
+          min={0}
+          max={quota}
+          value={billing.usedThisMonth}
+          high={quota * 0.8}
+          optimum={0}
+          aria-label={t('billing.meter')}
+        >
           {Math.round((billing.usedThisMonth / quota) * 100)}%
         </meter>
       )}
@@ -32,7 +42,8 @@ export function Billing() {
   const { t } = useTranslation();
   const orgId = useOrgId();
   const billing = useBilling(orgId);
-  if (billing.isError) return <LoadError error={billing.error} onRetry={() => void billing.refetch()} />;
+  if (billing.isError)
+    return <LoadError error={billing.error} onRetry={() => void billing.refetch()} />;
   if (!billing.data) return <Loading />;
   const b = billing.data;
   return (
@@ -42,7 +53,11 @@ export function Billing() {
         <dt>{t('billing.plan')}</dt>
         <dd>{t(`plans.${b.plan}`)}</dd>
         <dt>{t('billing.quota')}</dt>
-        <dd>{b.monthlyQuota === null ? t('billing.unlimited') : t('billing.jobsPerMonth', { n: formatNumber(b.monthlyQuota) })}</dd>
+        <dd>
+          {b.monthlyQuota === null
+            ? t('billing.unlimited')
+            : t('billing.jobsPerMonth', { n: formatNumber(b.monthlyQuota) })}
+        </dd>
         <dt>{t('billing.usedLabel')}</dt>
         <dd>{formatNumber(b.usedThisMonth)}</dd>
         <dt>{t('billing.nextReset')}</dt>

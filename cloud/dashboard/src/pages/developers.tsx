@@ -9,11 +9,29 @@ import { api, data, type ApiKey } from '../api/client';
 import { keys, queryClient, useApiKeys, useCan } from '../data';
 import { useMode, type Mode } from '../frame';
 import { formatDate, formatRelative } from '../i18n';
-import { Button, Checkbox, Dialog, Field, FormError, LoadError, Loading, PageTitle, SecretBox, fieldError } from '../ui';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  Field,
+  FormError,
+  LoadError,
+  Loading,
+  PageTitle,
+  SecretBox,
+  fieldError,
+} from '../ui';
 import { useOrgId } from './organization';
 
 type Scope = ApiKey['scopes'][number];
-const SCOPES: Scope[] = ['jobs:write', 'jobs:read', 'printers:read', 'devices:read', 'devices:write', 'webhooks:write'];
+const SCOPES: Scope[] = [
+  'jobs:write',
+  'jobs:read',
+  'printers:read',
+  'devices:read',
+  'devices:write',
+  'webhooks:write',
+];
 const DEFAULT_SCOPES: Scope[] = ['jobs:write', 'jobs:read', 'printers:read'];
 
 export function Developers() {
@@ -24,12 +42,15 @@ export function Developers() {
   const canWrite = useCan(orgId, 'apiKeys:write');
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey>();
-  if (apiKeys.isError) return <LoadError error={apiKeys.error} onRetry={() => void apiKeys.refetch()} />;
+  if (apiKeys.isError)
+    return <LoadError error={apiKeys.error} onRetry={() => void apiKeys.refetch()} />;
   if (!apiKeys.data) return <Loading />;
   const list = apiKeys.data.data.filter((k) => k.mode === mode && !k.revokedAt);
   return (
     <section>
-      <PageTitle lead={mode === 'test' ? t('developers.leadTest') : t('developers.leadLive')}>{t('developers.title')}</PageTitle>
+      <PageTitle lead={mode === 'test' ? t('developers.leadTest') : t('developers.leadLive')}>
+        {t('developers.title')}
+      </PageTitle>
       <div className="toolbar">
         <h2>{mode === 'test' ? t('developers.testKeys') : t('developers.liveKeys')}</h2>
         {canWrite && !creating && (
@@ -38,7 +59,9 @@ export function Developers() {
       </div>
       {creating && <CreateKey orgId={orgId} mode={mode} onDone={() => setCreating(false)} />}
       {list.length === 0 ? (
-        <p className="empty">{mode === 'test' ? t('developers.emptyTest') : t('developers.emptyLive')}</p>
+        <p className="empty">
+          {mode === 'test' ? t('developers.emptyTest') : t('developers.emptyLive')}
+        </p>
       ) : (
         <table className="cards">
           <thead>
@@ -71,7 +94,11 @@ export function Developers() {
                 <td data-label={t('developers.created')}>{formatDate(k.createdAt)}</td>
                 {canWrite && (
                   <td data-label={t('common.actions')}>
-                    <Button variant="secondary" onClick={() => setRevoking(k)} aria-label={t('developers.revokeNamed', { name: k.name })}>
+                    <Button
+                      variant="secondary"
+                      onClick={() => setRevoking(k)}
+                      aria-label={t('developers.revokeNamed', { name: k.name })}
+                    >
                       {t('developers.revoke')}
                     </Button>
                   </td>
@@ -81,16 +108,23 @@ export function Developers() {
           </tbody>
         </table>
       )}
-      {revoking && <RevokeKey orgId={orgId} apiKey={revoking} onClose={() => setRevoking(undefined)} />}
+      {revoking && (
+        <RevokeKey orgId={orgId} apiKey={revoking} onClose={() => setRevoking(undefined)} />
+      )}
     </section>
   );
 }
 
 function CreateKey({ orgId, mode, onDone }: { orgId: string; mode: Mode; onDone: () => void }) {
   const { t } = useTranslation();
-  const [form, setForm] = useState<{ name: string; mode: Mode; scopes: Scope[] }>({ name: '', mode, scopes: DEFAULT_SCOPES });
+  const [form, setForm] = useState<{ name: string; mode: Mode; scopes: Scope[] }>({
+    name: '',
+    mode,
+    scopes: DEFAULT_SCOPES,
+  });
   const create = useMutation({
-    mutationFn: () => data(api.POST('/orgs/{orgId}/api-keys', { params: { path: { orgId } }, body: form })),
+    mutationFn: () =>
+      data(api.POST('/orgs/{orgId}/api-keys', { params: { path: { orgId } }, body: form })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.apiKeys(orgId) }),
   });
   if (create.isSuccess) {
@@ -105,7 +139,12 @@ function CreateKey({ orgId, mode, onDone }: { orgId: string; mode: Mode; onDone:
     );
   }
   const toggle = (scope: Scope, on: boolean) =>
-    setForm({ ...form, scopes: on ? SCOPES.filter((s) => s === scope || form.scopes.includes(s)) : form.scopes.filter((s) => s !== scope) });
+    setForm({
+      ...form,
+      scopes: on
+        ? SCOPES.filter((s) => s === scope || form.scopes.includes(s))
+        : form.scopes.filter((s) => s !== scope),
+    });
   return (
     <form
       className="panel"
@@ -127,7 +166,13 @@ function CreateKey({ orgId, mode, onDone }: { orgId: string; mode: Mode; onDone:
         <legend>{t('fields.mode')}</legend>
         {(['live', 'test'] as const).map((m) => (
           <label key={m} className="radio">
-            <input type="radio" name="mode" value={m} checked={form.mode === m} onChange={() => setForm({ ...form, mode: m })} />
+            <input
+              type="radio"
+              name="mode"
+              value={m}
+              checked={form.mode === m}
+              onChange={() => setForm({ ...form, mode: m })}
+            />
             {t(`developers.mode.${m}`)}
           </label>
         ))}
@@ -135,7 +180,13 @@ function CreateKey({ orgId, mode, onDone }: { orgId: string; mode: Mode; onDone:
       <fieldset>
         <legend>{t('fields.scopes')}</legend>
         {SCOPES.map((s) => (
-          <Checkbox key={s} label={s} hint={t(`scopes.${s.replace(':', '_')}`)} checked={form.scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+          <Checkbox
+            key={s}
+            label={s}
+            hint={t(`scopes.${s.replace(':', '_')}`)}
+            checked={form.scopes.includes(s)}
+            onChange={(e) => toggle(s, e.target.checked)}
+          />
         ))}
         {fieldError(create.error, 'scopes') && (
           <p className="field-error" role="alert">
@@ -156,10 +207,21 @@ function CreateKey({ orgId, mode, onDone }: { orgId: string; mode: Mode; onDone:
   );
 }
 
-function RevokeKey({ orgId, apiKey, onClose }: { orgId: string; apiKey: ApiKey; onClose: () => void }) {
+function RevokeKey({
+  orgId,
+  apiKey,
+  onClose,
+}: {
+  orgId: string;
+  apiKey: ApiKey;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const revoke = useMutation({
-    mutationFn: () => data(api.DELETE('/orgs/{orgId}/api-keys/{id}', { params: { path: { orgId, id: apiKey.id } } })),
+    mutationFn: () =>
+      data(
+        api.DELETE('/orgs/{orgId}/api-keys/{id}', { params: { path: { orgId, id: apiKey.id } } }),
+      ),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: keys.apiKeys(orgId) });
       onClose();

@@ -39,7 +39,10 @@ export function AcceptInvitation() {
   }
   const wrongUser = accept.error instanceof ApiError && accept.error.status === 403;
   return (
-    <AuthCard title={t('invitation.title')} lead={t('invitation.signedIn', { email: session.user.email })}>
+    <AuthCard
+      title={t('invitation.title')}
+      lead={t('invitation.signedIn', { email: session.user.email })}
+    >
       {wrongUser ? (
         <p className="form-error" role="alert">
           {t('invitation.wrongUser', { email: session.user.email })}

@@ -6,7 +6,17 @@ import { api, data, type Invitation, type Member } from '../api/client';
 import { keys, queryClient, useAccess, useCan, useInvitations, useMembers } from '../data';
 import { formatDate, formatRelative } from '../i18n';
 import { useSession } from '../session';
-import { Button, Dialog, Field, FormError, LoadError, Loading, PageTitle, SelectField, fieldError } from '../ui';
+import {
+  Button,
+  Dialog,
+  Field,
+  FormError,
+  LoadError,
+  Loading,
+  PageTitle,
+  SelectField,
+  fieldError,
+} from '../ui';
 import { useOrgId } from './organization';
 
 type Role = Member['role'];
@@ -18,7 +28,8 @@ export function Members() {
   const members = useMembers(orgId);
   const canInvite = useCan(orgId, 'invitations:manage');
   const canReadInvitations = useCan(orgId, 'invitations:read');
-  if (members.isError) return <LoadError error={members.error} onRetry={() => void members.refetch()} />;
+  if (members.isError)
+    return <LoadError error={members.error} onRetry={() => void members.refetch()} />;
   if (!members.data) return <Loading />;
   return (
     <section>
@@ -41,7 +52,12 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
   const [removing, setRemoving] = useState<Member>();
   const change = useMutation({
     mutationFn: (v: { userId: string; role: Role }) =>
-      data(api.PATCH('/orgs/{orgId}/members/{userId}', { params: { path: { orgId, userId: v.userId } }, body: { role: v.role } })),
+      data(
+        api.PATCH('/orgs/{orgId}/members/{userId}', {
+          params: { path: { orgId, userId: v.userId } },
+          body: { role: v.role },
+        }),
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.members(orgId) }),
   });
   return (
@@ -64,8 +80,10 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
             return (
               <tr key={m.userId}>
                 <td data-label={t('fields.name')}>
-                  {m.name}
-                  {m.userId === me && <span className="badge">{t('members.you')}</span>}
+                  <div>
+                    {m.name}
+                    {m.userId === me && <span className="badge">{t('members.you')}</span>}
+                  </div>
                 </td>
                 <td data-label={t('fields.email')}>{m.email}</td>
                 <td data-label={t('fields.role')}>
@@ -74,7 +92,9 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
                       aria-label={t('members.roleOf', { name: m.name })}
                       value={m.role}
                       disabled={change.isPending}
-                      onChange={(e) => change.mutate({ userId: m.userId, role: e.target.value as Role })}
+                      onChange={(e) =>
+                        change.mutate({ userId: m.userId, role: e.target.value as Role })
+                      }
                     >
                       {ROLES.filter((r) => r !== 'owner' || canManageOwners).map((r) => (
                         <option key={r} value={r}>
@@ -83,10 +103,10 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
                       ))}
                     </select>
                   ) : (
-                    <>
+                    <div>
                       {t(`roles.${m.role}`)}
                       {lastOwner && <span className="hint block">{t('members.lastOwner')}</span>}
-                    </>
+                    </div>
                   )}
                 </td>
                 <td data-label={t('members.joined')}>{formatDate(m.joinedAt)}</td>
@@ -106,15 +126,30 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
       </table>
       <FormError error={change.error} />
       {myRole === 'viewer' && <p className="hint">{t('members.viewerNote')}</p>}
-      {removing && <RemoveMember orgId={orgId} member={removing} onClose={() => setRemoving(undefined)} />}
+      {removing && (
+        <RemoveMember orgId={orgId} member={removing} onClose={() => setRemoving(undefined)} />
+      )}
     </>
   );
 }
 
-function RemoveMember({ orgId, member, onClose }: { orgId: string; member: Member; onClose: () => void }) {
+function RemoveMember({
+  orgId,
+  member,
+  onClose,
+}: {
+  orgId: string;
+  member: Member;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const remove = useMutation({
-    mutationFn: () => data(api.DELETE('/orgs/{orgId}/members/{userId}', { params: { path: { orgId, userId: member.userId } } })),
+    mutationFn: () =>
+      data(
+        api.DELETE('/orgs/{orgId}/members/{userId}', {
+          params: { path: { orgId, userId: member.userId } },
+        }),
+      ),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: keys.members(orgId) });
       onClose();
@@ -141,7 +176,8 @@ function InviteForm({ orgId }: { orgId: string }) {
   const canManageOwners = useCan(orgId, 'owners:manage');
   const [form, setForm] = useState<{ email: string; role: Role }>({ email: '', role: 'developer' });
   const invite = useMutation({
-    mutationFn: () => data(api.POST('/orgs/{orgId}/invitations', { params: { path: { orgId } }, body: form })),
+    mutationFn: () =>
+      data(api.POST('/orgs/{orgId}/invitations', { params: { path: { orgId } }, body: form })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: keys.invitations(orgId) });
       setForm({ ...form, email: '' });
@@ -165,7 +201,11 @@ function InviteForm({ orgId }: { orgId: string }) {
           onChange={(e) => setForm({ ...form, email: e.target.value })}
           error={fieldError(invite.error, 'email')}
         />
-        <SelectField label={t('fields.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+        <SelectField
+          label={t('fields.role')}
+          value={form.role}
+          onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
+        >
           {ROLES.filter((r) => r !== 'owner' || canManageOwners).map((r) => (
             <option key={r} value={r}>
               {t(`roles.${r}`)}
@@ -191,7 +231,8 @@ function Invitations({ orgId, canRevoke }: { orgId: string; canRevoke: boolean }
   const { t } = useTranslation();
   const invitations = useInvitations(orgId, true);
   const [revoking, setRevoking] = useState<Invitation>();
-  if (invitations.isError) return <LoadError error={invitations.error} onRetry={() => void invitations.refetch()} />;
+  if (invitations.isError)
+    return <LoadError error={invitations.error} onRetry={() => void invitations.refetch()} />;
   const list = invitations.data?.data ?? [];
   return (
     <>
@@ -230,15 +271,34 @@ function Invitations({ orgId, canRevoke }: { orgId: string; canRevoke: boolean }
           </tbody>
         </table>
       )}
-      {revoking && <RevokeInvitation orgId={orgId} invitation={revoking} onClose={() => setRevoking(undefined)} />}
+      {revoking && (
+        <RevokeInvitation
+          orgId={orgId}
+          invitation={revoking}
+          onClose={() => setRevoking(undefined)}
+        />
+      )}
     </>
   );
 }
 
-function RevokeInvitation({ orgId, invitation, onClose }: { orgId: string; invitation: Invitation; onClose: () => void }) {
+function RevokeInvitation({
+  orgId,
+  invitation,
+  onClose,
+}: {
+  orgId: string;
+  invitation: Invitation;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const revoke = useMutation({
-    mutationFn: () => data(api.DELETE('/orgs/{orgId}/invitations/{id}', { params: { path: { orgId, id: invitation.id } } })),
+    mutationFn: () =>
+      data(
+        api.DELETE('/orgs/{orgId}/invitations/{id}', {
+          params: { path: { orgId, id: invitation.id } },
+        }),
+      ),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: keys.invitations(orgId) });
       onClose();

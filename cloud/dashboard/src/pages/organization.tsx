@@ -6,7 +6,18 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { api, data, type Organization } from '../api/client';
 import { keys, queryClient, useAccess, useBilling, useCan, useOrg, useOrgs } from '../data';
 import { i18n } from '../i18n';
-import { Button, Checkbox, Dialog, Field, FormError, LoadError, Loading, PageTitle, SelectField, fieldError } from '../ui';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  Field,
+  FormError,
+  LoadError,
+  Loading,
+  PageTitle,
+  SelectField,
+  fieldError,
+} from '../ui';
 import { Usage } from './billing';
 
 type Locale = 'en' | 'fr' | 'ht';
@@ -39,7 +50,9 @@ export function NewOrganization() {
   const first = orgs.data?.data.length === 0;
   return (
     <section className="narrow">
-      <PageTitle lead={first ? t('newOrg.leadFirst') : t('newOrg.lead')}>{t('newOrg.title')}</PageTitle>
+      <PageTitle lead={first ? t('newOrg.leadFirst') : t('newOrg.lead')}>
+        {t('newOrg.title')}
+      </PageTitle>
       <form
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
@@ -54,7 +67,11 @@ export function NewOrganization() {
           onChange={(e) => setForm({ ...form, name: e.target.value })}
           error={fieldError(create.error, 'name')}
         />
-        <LocaleSelect value={form.locale} onChange={(locale) => setForm({ ...form, locale })} hint={t('settings.localeHint')} />
+        <LocaleSelect
+          value={form.locale}
+          onChange={(locale) => setForm({ ...form, locale })}
+          hint={t('settings.localeHint')}
+        />
         <FormError error={create.error} />
         <Button type="submit" busy={create.isPending}>
           {t('newOrg.submit')}
@@ -64,10 +81,23 @@ export function NewOrganization() {
   );
 }
 
-function LocaleSelect({ value, onChange, hint }: { value: Locale; onChange: (l: Locale) => void; hint: string }) {
+function LocaleSelect({
+  value,
+  onChange,
+  hint,
+}: {
+  value: Locale;
+  onChange: (l: Locale) => void;
+  hint: string;
+}) {
   const { t } = useTranslation();
   return (
-    <SelectField label={t('fields.locale')} hint={hint} value={value} onChange={(e) => onChange(e.target.value as Locale)}>
+    <SelectField
+      label={t('fields.locale')}
+      hint={hint}
+      value={value}
+      onChange={(e) => onChange(e.target.value as Locale)}
+    >
       {LOCALES.map((l) => (
         <option key={l} value={l}>
           {t(`languages.${l}`)}
@@ -87,7 +117,11 @@ export function Overview() {
   if (!org.data) return <Loading />;
   return (
     <section>
-      <PageTitle lead={access.data ? t('overview.role', { role: t(`roles.${access.data.role}`) }) : undefined}>
+      <PageTitle
+        lead={
+          access.data ? t('overview.role', { role: t(`roles.${access.data.role}`) }) : undefined
+        }
+      >
         {org.data.name}
       </PageTitle>
       {billing.data && <Usage billing={billing.data} />}
@@ -128,7 +162,8 @@ function SettingsForm({ org }: { org: Organization }) {
     devModeEnabled: org.devModeEnabled,
   });
   const save = useMutation({
-    mutationFn: () => data(api.PATCH('/orgs/{orgId}', { params: { path: { orgId: org.id } }, body: form })),
+    mutationFn: () =>
+      data(api.PATCH('/orgs/{orgId}', { params: { path: { orgId: org.id } }, body: form })),
     onSuccess: (saved) => {
       queryClient.setQueryData(keys.org(org.id), saved);
       void queryClient.invalidateQueries({ queryKey: keys.orgs, exact: true });
@@ -137,7 +172,9 @@ function SettingsForm({ org }: { org: Organization }) {
   const [deleting, setDeleting] = useState(false);
   return (
     <section className="narrow">
-      <PageTitle lead={canUpdate ? undefined : t('settings.readOnly')}>{t('settings.title')}</PageTitle>
+      <PageTitle lead={canUpdate ? undefined : t('settings.readOnly')}>
+        {t('settings.title')}
+      </PageTitle>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -152,7 +189,11 @@ function SettingsForm({ org }: { org: Organization }) {
             onChange={(e) => setForm({ ...form, name: e.target.value })}
             error={fieldError(save.error, 'name')}
           />
-          <LocaleSelect value={form.locale} onChange={(locale) => setForm({ ...form, locale })} hint={t('settings.localeHint')} />
+          <LocaleSelect
+            value={form.locale}
+            onChange={(locale) => setForm({ ...form, locale })}
+            hint={t('settings.localeHint')}
+          />
           <SelectField
             label={t('fields.retentionDays')}
             hint={t('settings.retentionHint')}
@@ -221,7 +262,12 @@ function DeleteOrganization({ org, onClose }: { org: Organization; onClose: () =
   const [typed, setTyped] = useState('');
   const remove = useMutation({
     mutationFn: () =>
-      data(api.DELETE('/orgs/{orgId}', { params: { path: { orgId: org.id } }, body: { confirm: typed } })),
+      data(
+        api.DELETE('/orgs/{orgId}', {
+          params: { path: { orgId: org.id } },
+          body: { confirm: typed },
+        }),
+      ),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: keys.org(org.id) });
       await queryClient.invalidateQueries({ queryKey: keys.orgs, exact: true });
@@ -249,7 +295,12 @@ function DeleteOrganization({ org, onClose }: { org: Organization; onClose: () =
           <Button variant="secondary" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" variant="danger" busy={remove.isPending} disabled={typed !== org.name}>
+          <Button
+            type="submit"
+            variant="danger"
+            busy={remove.isPending}
+            disabled={typed !== org.name}
+          >
             {t('settings.deleteSubmit')}
           </Button>
         </div>
