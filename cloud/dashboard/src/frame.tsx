@@ -136,8 +136,10 @@ onSignOut(() => (lastOrgId = undefined));
 export function Frame({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const params = useParams();
+  const orgs = useOrgs();
   if (params.orgId) lastOrgId = params.orgId;
-  const orgId = params.orgId ?? lastOrgId;
+  // A page of no organization (the account) shows the last one, else the first.
+  const orgId = params.orgId ?? lastOrgId ?? orgs.data?.data[0]?.id;
   const [mode] = useMode();
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();

@@ -33,7 +33,7 @@ export function Usage({ billing }: { billing: BillingData }) {
           {Math.round((billing.usedThisMonth / quota) * 100)}%
         </meter>
       )}
-      <p className="hint">{t('billing.resets', { date: formatDate(billing.periodEnd) })}</p>
+      <p className="hint">{t('billing.resets', { date: formatDate(billing.periodEnd, true) })}</p>
     </div>
   );
 }
@@ -61,7 +61,7 @@ export function Billing() {
         <dt>{t('billing.usedLabel')}</dt>
         <dd>{formatNumber(b.usedThisMonth)}</dd>
         <dt>{t('billing.nextReset')}</dt>
-        <dd>{formatDate(b.periodEnd)}</dd>
+        <dd>{formatDate(b.periodEnd, true)}</dd>
       </dl>
       <Usage billing={b} />
       <p className="hint">{t('billing.testFree')}</p>
