@@ -5,7 +5,9 @@
  * refused refresh (expired, or a reused token that ended the session everywhere) signs out.
  */
 import { useSyncExternalStore } from 'react';
-import type { User } from './api/client';
+import type { components } from './api/schema';
+
+type User = components['schemas']['DashboardUser'];
 
 export type SessionState =
   { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; user: User };

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { startHarness, type Harness } from '../test-harness.js';
+import { startHarness, type Harness } from '../testing/harness.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { API_PATHS, CONTENT_SECURITY_POLICY, webAppRoutes } from './web-app.js';
 
