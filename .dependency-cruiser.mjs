@@ -31,7 +31,7 @@ export default {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|fixtures|\\.printwire)/' },
+    exclude: { path: '(^|/)(node_modules|fixtures|\\.printwire|dist)/' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {
       exportsFields: ['exports'],

@@ -14,6 +14,7 @@ import { apiKeyGuard } from './http/middleware/auth.js';
 import { jsonBody } from './http/middleware/body.js';
 import { requestId } from './http/middleware/request-id.js';
 import { buildOpenApi } from './http/openapi.js';
+import { webAppRoutes } from './http/web-app.js';
 import type { Guards, Operation } from './http/operation.js';
 import { accountOperations, accountRoutes } from './http/v1/account.js';
 import { inventoryOperations, inventoryRoutes } from './http/v1/inventory.js';
@@ -50,6 +51,8 @@ export interface AppDeps {
   gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
   /** Webhook limits; `allowPrivate` defaults to `!config.production`. */
   webhooks?: Partial<WebhookOptions>;
+  /** The built web dashboard; default cloud/dashboard/dist. */
+  dashboardDist?: string;
 }
 
 export interface CloudApp {
@@ -186,6 +189,8 @@ export function createApp(deps: AppDeps): CloudApp {
   app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
   app.use(gatewayRoutes(devices, guards));
   app.use(webhookRoutes(webhooks, guards, config.limits.defaultPageSize));
+  // The web dashboard last: it answers only pages and its assets, never an API path.
+  app.use(webAppRoutes(deps.dashboardDist));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

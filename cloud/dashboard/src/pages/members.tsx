@@ -1,0 +1,321 @@
+/** Members (roles, change, remove; the last owner protected) and invitations (send, list, revoke). */
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, data, type Invitation, type Member } from '../api/client';
+import { keys, queryClient, useAccess, useCan, useInvitations, useMembers } from '../data';
+import { formatDate, formatRelative } from '../i18n';
+import { useSession } from '../session';
+import {
+  Button,
+  Dialog,
+  Field,
+  FormError,
+  LoadError,
+  Loading,
+  PageTitle,
+  SelectField,
+  fieldError,
+} from '../ui';
+import { useOrgId } from './organization';
+
+type Role = Member['role'];
+const ROLES: Role[] = ['owner', 'admin', 'developer', 'viewer'];
+
+export function Members() {
+  const { t } = useTranslation();
+  const orgId = useOrgId();
+  const members = useMembers(orgId);
+  const canInvite = useCan(orgId, 'invitations:manage');
+  const canReadInvitations = useCan(orgId, 'invitations:read');
+  if (members.isError)
+    return <LoadError error={members.error} onRetry={() => void members.refetch()} />;
+  if (!members.data) return <Loading />;
+  return (
+    <section>
+      <PageTitle lead={t('members.lead')}>{t('members.title')}</PageTitle>
+      <MemberTable orgId={orgId} members={members.data.data} />
+      {canInvite && <InviteForm orgId={orgId} />}
+      {canReadInvitations && <Invitations orgId={orgId} canRevoke={canInvite} />}
+    </section>
+  );
+}
+
+function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const me = session.status === 'signed-in' ? session.user.id : '';
+  const myRole = useAccess(orgId).data?.role;
+  const canManage = useCan(orgId, 'members:manage');
+  const canManageOwners = useCan(orgId, 'owners:manage');
+  const owners = members.filter((m) => m.role === 'owner').length;
+  const [removing, setRemoving] = useState<Member>();
+  const change = useMutation({
+    mutationFn: (v: { userId: string; role: Role }) =>
+      data(
+        api.PATCH('/orgs/{orgId}/members/{userId}', {
+          params: { path: { orgId, userId: v.userId } },
+          body: { role: v.role },
+        }),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.members(orgId) }),
+  });
+  return (
+    <>
+      <table className="cards">
+        <thead>
+          <tr>
+            <th scope="col">{t('fields.name')}</th>
+            <th scope="col">{t('fields.email')}</th>
+            <th scope="col">{t('fields.role')}</th>
+            <th scope="col">{t('members.joined')}</th>
+            {canManage && <th scope="col">{t('common.actions')}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => {
+            const lastOwner = m.role === 'owner' && owners === 1;
+            // An admin may not touch owners nor make one (owners:manage).
+            const editable = canManage && !lastOwner && (m.role !== 'owner' || canManageOwners);
+            return (
+              <tr key={m.userId}>
+                <td data-label={t('fields.name')}>
+                  <div>
+                    {m.name}
+                    {m.userId === me && <span className="badge">{t('members.you')}</span>}
+                  </div>
+                </td>
+                <td data-label={t('fields.email')}>{m.email}</td>
+                <td data-label={t('fields.role')}>
+                  {editable ? (
+                    <select
+                      aria-label={t('members.roleOf', { name: m.name })}
+                      value={m.role}
+                      disabled={change.isPending}
+                      onChange={(e) =>
+                        change.mutate({ userId: m.userId, role: e.target.value as Role })
+                      }
+                    >
+                      {ROLES.filter((r) => r !== 'owner' || canManageOwners).map((r) => (
+                        <option key={r} value={r}>
+                          {t(`roles.${r}`)}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <div>
+                      {t(`roles.${m.role}`)}
+                      {lastOwner && <span className="hint block">{t('members.lastOwner')}</span>}
+                    </div>
+                  )}
+                </td>
+                <td data-label={t('members.joined')}>{formatDate(m.joinedAt)}</td>
+                {canManage && (
+                  <td data-label={t('common.actions')}>
+                    {editable && m.userId !== me && (
+                      <Button variant="secondary" onClick={() => setRemoving(m)}>
+                        {t('members.remove')}
+                      </Button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <FormError error={change.error} />
+      {myRole === 'viewer' && <p className="hint">{t('members.viewerNote')}</p>}
+      {removing && (
+        <RemoveMember orgId={orgId} member={removing} onClose={() => setRemoving(undefined)} />
+      )}
+    </>
+  );
+}
+
+function RemoveMember({
+  orgId,
+  member,
+  onClose,
+}: {
+  orgId: string;
+  member: Member;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const remove = useMutation({
+    mutationFn: () =>
+      data(
+        api.DELETE('/orgs/{orgId}/members/{userId}', {
+          params: { path: { orgId, userId: member.userId } },
+        }),
+      ),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.members(orgId) });
+      onClose();
+    },
+  });
+  return (
+    <Dialog title={t('members.removeTitle', { name: member.name })} onClose={onClose}>
+      <p>{t('members.removeConfirm', { name: member.name })}</p>
+      <FormError error={remove.error} />
+      <div className="actions">
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
+          {t('members.remove')}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+function InviteForm({ orgId }: { orgId: string }) {
+  const { t } = useTranslation();
+  const canManageOwners = useCan(orgId, 'owners:manage');
+  const [form, setForm] = useState<{ email: string; role: Role }>({ email: '', role: 'developer' });
+  const invite = useMutation({
+    mutationFn: () =>
+      data(api.POST('/orgs/{orgId}/invitations', { params: { path: { orgId } }, body: form })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.invitations(orgId) });
+      setForm({ ...form, email: '' });
+    },
+  });
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        invite.mutate();
+      }}
+      noValidate
+    >
+      <h2>{t('members.inviteTitle')}</h2>
+      <div className="row">
+        <Field
+          label={t('fields.email')}
+          type="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+          error={fieldError(invite.error, 'email')}
+        />
+        <SelectField
+          label={t('fields.role')}
+          value={form.role}
+          onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
+        >
+          {ROLES.filter((r) => r !== 'owner' || canManageOwners).map((r) => (
+            <option key={r} value={r}>
+              {t(`roles.${r}`)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <p className="hint">{t(`roleHints.${form.role}`)}</p>
+      <FormError error={invite.error} />
+      {invite.isSuccess && (
+        <p className="notice success" role="status">
+          {t('members.invited', { email: invite.data.email })}
+        </p>
+      )}
+      <Button type="submit" busy={invite.isPending}>
+        {t('members.inviteSubmit')}
+      </Button>
+    </form>
+  );
+}
+
+function Invitations({ orgId, canRevoke }: { orgId: string; canRevoke: boolean }) {
+  const { t } = useTranslation();
+  const invitations = useInvitations(orgId, true);
+  const [revoking, setRevoking] = useState<Invitation>();
+  if (invitations.isError)
+    return <LoadError error={invitations.error} onRetry={() => void invitations.refetch()} />;
+  const list = invitations.data?.data ?? [];
+  return (
+    <>
+      <h2>{t('members.invitationsTitle')}</h2>
+      {list.length === 0 ? (
+        <p className="empty">{t('members.noInvitations')}</p>
+      ) : (
+        <table className="cards">
+          <thead>
+            <tr>
+              <th scope="col">{t('fields.email')}</th>
+              <th scope="col">{t('fields.role')}</th>
+              <th scope="col">{t('members.expires')}</th>
+              {canRevoke && <th scope="col">{t('common.actions')}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((i) => (
+              <tr key={i.id}>
+                <td data-label={t('fields.email')}>{i.email}</td>
+                <td data-label={t('fields.role')}>{t(`roles.${i.role}`)}</td>
+                <td data-label={t('members.expires')}>
+                  <time dateTime={i.expiresAt} title={formatDate(i.expiresAt, true)}>
+                    {formatRelative(i.expiresAt)}
+                  </time>
+                </td>
+                {canRevoke && (
+                  <td data-label={t('common.actions')}>
+                    <Button variant="secondary" onClick={() => setRevoking(i)}>
+                      {t('members.revoke')}
+                    </Button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {revoking && (
+        <RevokeInvitation
+          orgId={orgId}
+          invitation={revoking}
+          onClose={() => setRevoking(undefined)}
+        />
+      )}
+    </>
+  );
+}
+
+function RevokeInvitation({
+  orgId,
+  invitation,
+  onClose,
+}: {
+  orgId: string;
+  invitation: Invitation;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const revoke = useMutation({
+    mutationFn: () =>
+      data(
+        api.DELETE('/orgs/{orgId}/invitations/{id}', {
+          params: { path: { orgId, id: invitation.id } },
+        }),
+      ),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.invitations(orgId) });
+      onClose();
+    },
+  });
+  return (
+    <Dialog title={t('members.revokeTitle', { email: invitation.email })} onClose={onClose}>
+      <p>{t('members.revokeConfirm', { email: invitation.email })}</p>
+      <FormError error={revoke.error} />
+      <div className="actions">
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate()}>
+          {t('members.revoke')}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

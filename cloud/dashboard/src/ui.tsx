@@ -1,0 +1,271 @@
+/** The few shared pieces: field, button, dialog, secret box, load error, page title. */
+import {
+  useEffect,
+  useId,
+  useRef,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from './api/client';
+
+/** A label above the field, a hint, and the API's message for that field under it. */
+export function Field({
+  label,
+  hint,
+  error,
+  ...input
+}: {
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint ${id}-error`}
+        {...input}
+      />
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  hint,
+  error,
+  children,
+  ...select
+}: {
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+} & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...select}>
+        {children}
+      </select>
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Checkbox({
+  label,
+  hint,
+  ...input
+}: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="checkbox">
+      <input
+        type="checkbox"
+        id={id}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...input}
+      />
+      <div>
+        <label htmlFor={id}>{label}</label>
+        {hint && (
+          <p className="hint" id={`${id}-hint`}>
+            {hint}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A button that says what it does; while busy it says so and cannot be pressed twice. */
+export function Button({
+  busy,
+  busyLabel,
+  variant = 'primary',
+  children,
+  ...button
+}: {
+  busy?: boolean;
+  busyLabel?: string;
+  variant?: 'primary' | 'secondary' | 'danger';
+} & ButtonHTMLAttributes<HTMLButtonElement>) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className={`button ${variant}`}
+      disabled={busy || button.disabled}
+      aria-busy={busy || undefined}
+      {...button}
+    >
+      {busy ? (busyLabel ?? t('common.working')) : children}
+    </button>
+  );
+}
+
+/** The error of a form that names no field (or a lost connection). */
+export function FormError({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  const message =
+    error instanceof ApiError
+      ? error.details.length > 0
+        ? t('errors.checkFields')
+        : error.status >= 500
+          ? t('errors.server')
+          : error.message
+      : t('errors.connection');
+  return (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** The API's message for `field`, when `error` names it. */
+export const fieldError = (error: unknown, field: string): string | undefined =>
+  error instanceof ApiError ? error.field(field) : undefined;
+
+/** A lost connection or a 5xx: what happened and Retry, never a blank page. */
+export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const server = error instanceof ApiError && error.status >= 500;
+  const message = error instanceof ApiError && !server ? error.message : undefined;
+  return (
+    <div className="notice error" role="alert">
+      <p>{message ?? (server ? t('errors.server') : t('errors.connection'))}</p>
+      <Button variant="secondary" onClick={onRetry}>
+        {t('common.retry')}
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * A modal dialog (the browser's own <dialog>: focus stays inside, Escape closes it). Open while
+ * mounted; `onClose` runs on Escape and on Cancel.
+ */
+export function Dialog({
+  title,
+  children,
+  onClose,
+}: {
+  title: string;
+  children: ReactNode;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      {children}
+    </dialog>
+  );
+}
+
+/** A secret shown once: the value, Copy (and Download), and the sentence that says so. */
+export function SecretBox({
+  label,
+  value,
+  downloadName,
+}: {
+  label: string;
+  value: string;
+  downloadName?: string;
+}) {
+  const { t } = useTranslation();
+  const copied = useRef<HTMLSpanElement>(null);
+  const copy = async () => {
+    await navigator.clipboard?.writeText(value).catch(() => undefined);
+    if (copied.current) copied.current.textContent = t('common.copied');
+  };
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([`${value}\n`], { type: 'text/plain' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = downloadName ?? 'printwire.txt';
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <div className="secret">
+      <p className="secret-label">{label}</p>
+      <pre tabIndex={0} aria-label={label}>
+        {value}
+      </pre>
+      <p className="hint">{t('common.shownOnce')}</p>
+      <div className="actions">
+        <Button variant="secondary" onClick={() => void copy()}>
+          {t('common.copy')}
+        </Button>
+        {downloadName && (
+          <Button variant="secondary" onClick={download}>
+            {t('common.download')}
+          </Button>
+        )}
+        <span ref={copied} role="status" className="hint" />
+      </div>
+    </div>
+  );
+}
+
+export function PageTitle({ children, lead }: { children: ReactNode; lead?: ReactNode }) {
+  useEffect(() => {
+    if (typeof children === 'string') document.title = `${children} · Printwire`;
+  }, [children]);
+  return (
+    <header className="page-title">
+      <h1>{children}</h1>
+      {lead && <p className="lead">{lead}</p>}
+    </header>
+  );
+}
+
+export function Loading() {
+  const { t } = useTranslation();
+  return (
+    <p className="loading" role="status">
+      {t('common.loading')}
+    </p>
+  );
+}

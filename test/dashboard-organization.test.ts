@@ -1,0 +1,125 @@
+/**
+ * The web dashboard's organization pages in Chromium against a real cloud process: API keys with
+ * the test/live switch (used with the REST API, then revoked), settings and deleting with the
+ * typed name, and billing; axe-core on every page.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { DashboardWorld, assertAccessible, logIn, verifiedAccount } from './dashboard-support.js';
+
+const OWNER = {
+  name: 'Marie Joseph',
+  email: 'marie@shop.example',
+  password: 'a long owner password',
+};
+
+describe('the dashboard’s organization pages in a browser', () => {
+  let world: DashboardWorld;
+  let owner: Page;
+  let orgPath = '';
+  const problems: string[][] = [];
+
+  before(async () => {
+    world = await DashboardWorld.start();
+    await verifiedAccount(world, OWNER);
+    const opened = await world.page();
+    owner = opened.page;
+    problems.push(opened.problems);
+    await owner.goto('/login');
+    await logIn(owner, OWNER);
+    await owner.getByLabel('Organization name').fill('Boulangerie Marie');
+    await owner.getByRole('button', { name: 'Create organization' }).click();
+    await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
+    orgPath = new URL(owner.url()).pathname;
+  });
+  after(async () => {
+    await world?.stop();
+  });
+
+  test('a test API key is created and shown once, prints with the REST API, and once revoked is refused', async () => {
+    await owner.goto(`${orgPath}/developers`);
+    await owner.getByText('No live key yet.', { exact: false }).waitFor();
+    await owner.getByRole('switch', { name: 'Test mode' }).check();
+    await owner.getByText('Test data:', { exact: false }).waitFor();
+    assert.match(owner.url(), /mode=test/);
+    await owner.getByRole('button', { name: 'New API key' }).click();
+    await owner.getByLabel('Key name').fill('Till 2');
+    assert.equal(await owner.getByRole('radio', { name: /^Test/ }).isChecked(), true);
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    const key =
+      (
+        await owner.getByRole('region').or(owner.locator('.secret pre')).first().textContent()
+      )?.trim() ?? '';
+    assert.match(key, /^pw_test_/);
+    await owner.getByText('it will not be shown again', { exact: false }).waitFor();
+    await assertAccessible(owner, 'developers, key shown once');
+
+    const printers = await fetch(`${world.url}/v1/printers`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(printers.status, 200);
+
+    await owner.getByRole('button', { name: 'Done' }).click();
+    await owner.getByRole('cell', { name: 'Till 2', exact: true }).waitFor();
+    assert.equal(await owner.locator('.secret').count(), 0, 'the key is not shown again');
+    await owner.getByRole('button', { name: 'Revoke Till 2' }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Revoke the key "Till 2"?' });
+    await dialog.waitFor();
+    await assertAccessible(owner, 'revoke dialog');
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await owner.getByText('No test key yet.', { exact: false }).waitFor();
+    const refused = await fetch(`${world.url}/v1/printers`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(refused.status, 401);
+
+    await owner.getByRole('switch', { name: 'Test mode' }).uncheck();
+    assert.equal(await owner.getByText('Test data:', { exact: false }).count(), 0);
+  });
+
+  test('settings are saved, and deleting an organization asks for its typed name', async () => {
+    await owner.goto(`${orgPath}/settings`);
+    await owner.getByLabel('Keep jobs for').selectOption('30');
+    await owner.getByLabel('Development mode').check();
+    await owner.getByRole('button', { name: 'Save settings' }).click();
+    await owner.getByText('Settings saved.').waitFor();
+    await owner.reload();
+    assert.equal(await owner.getByLabel('Keep jobs for').inputValue(), '30');
+    assert.equal(await owner.getByLabel('Development mode').isChecked(), true);
+    await assertAccessible(owner, 'settings');
+
+    await owner
+      .getByLabel('Organization', { exact: true })
+      .selectOption({ label: 'New organization…' });
+    await owner.getByRole('heading', { name: 'New organization' }).waitFor();
+    await owner.getByLabel('Organization name').fill('Closing shop');
+    await owner.getByRole('button', { name: 'Create organization' }).click();
+    await owner.getByRole('heading', { name: 'Closing shop' }).waitFor();
+    await owner.getByRole('link', { name: 'Settings' }).click();
+    await owner.getByRole('button', { name: 'Delete organization…' }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Delete Closing shop?' });
+    const confirm = dialog.getByRole('button', { name: 'Delete organization' });
+    assert.equal(await confirm.isDisabled(), true);
+    await dialog.getByLabel('Type Closing shop to confirm').fill('Closing sho');
+    assert.equal(await confirm.isDisabled(), true);
+    await dialog.getByLabel('Type Closing shop to confirm').fill('Closing shop');
+    await assertAccessible(owner, 'delete dialog');
+    await confirm.click();
+    await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
+    assert.equal(await owner.getByRole('option', { name: 'Closing shop' }).count(), 0);
+  });
+
+  test('billing shows the plan, the monthly quota, the use and the next reset', async () => {
+    await owner.goto(`${orgPath}/billing`);
+    await owner.getByRole('heading', { name: 'Billing' }).waitFor();
+    await owner.getByText('1,000 jobs a month').waitFor();
+    await owner.getByText('0 of 1,000 jobs used this month').waitFor();
+    await owner.getByText('The count starts again on', { exact: false }).waitFor();
+    await assertAccessible(owner, 'billing');
+  });
+
+  test('no page broke the Content-Security-Policy or threw', () => {
+    assert.deepEqual(problems.flat(), []);
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Browser tests of the web dashboard: a real cloud process on a free port (mail as .eml files in
+ * its DATA_DIR), Debian's Chromium driven by playwright-core, axe-core run in the page, mails
+ * read from the outbox and TOTP codes computed here.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { generateSync } from 'otplib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { linksInEml } from '../cloud/src/mail/mailer.js';
+import { CloudProcess, freePort, tempDir, waitUntil } from './e2e-support.js';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+export const CHROMIUM = '/usr/bin/chromium';
+export const PHONE = { width: 375, height: 812 };
+export const DESKTOP = { width: 1280, height: 860 };
+
+export class DashboardWorld {
+  private constructor(
+    readonly cloud: CloudProcess,
+    readonly dataDir: string,
+    readonly browser: Browser,
+  ) {}
+
+  static async start(): Promise<DashboardWorld> {
+    const dataDir = tempDir('pw-dashboard-');
+    const cloud = await CloudProcess.start(CloudProcess.env(dataDir, await freePort()));
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+      ],
+    });
+    return new DashboardWorld(cloud, dataDir, browser);
+  }
+
+  get url(): string {
+    return this.cloud.url;
+  }
+
+  /** A page in a fresh browser context (its own cookies), failing the test on a CSP violation. */
+  async page(options: { viewport?: { width: number; height: number }; locale?: string } = {}) {
+    const context = await this.browser.newContext({
+      viewport: options.viewport ?? DESKTOP,
+      locale: options.locale ?? 'en-US',
+      baseURL: this.url,
+    });
+    // A locator that finds nothing fails in 10 s, well inside the runner's two minutes a file.
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) {
+        problems.push(m.text());
+      }
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    return { page, problems };
+  }
+
+  /** The links of the newest mail to `to` whose link path contains `path`, waiting for it. */
+  async mailLink(to: string, path: string, after = 0): Promise<string> {
+    const dir = join(this.dataDir, 'mail');
+    return waitUntil(`a mail to ${to} with a ${path} link`, () => {
+      let files: string[];
+      try {
+        files = readdirSync(dir).sort();
+      } catch {
+        return undefined;
+      }
+      for (const file of files.slice(after).reverse()) {
+        const eml = readFileSync(join(dir, file), 'utf8');
+        if (!eml.includes(to)) continue;
+        const link = linksInEml(eml).find((l) => l.includes(path));
+        if (link) return link;
+      }
+      return undefined;
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.browser.close();
+    await this.cloud.stop();
+  }
+}
+
+/** The TOTP code of `secret` `stepOffset` 30-second steps from now. */
+export function totp(secret: string, stepOffset = 0): string {
+  return generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepOffset * 30 });
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, not a <script>: the page's CSP stays as served.
+  await page.evaluate(AXE_SOURCE);
+  // Page code as a string: this folder's TypeScript has no DOM types.
+  const violations = await page.evaluate('axe.run().then((result) => result.violations)');
+  return (violations as AxeViolation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+}
+
+/** Whether the page scrolls sideways (it must not at 375 px). */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  return (await page.evaluate(
+    'document.documentElement.scrollWidth > window.innerWidth + 1',
+  )) as boolean;
+}
+
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Signs `who` up through the API and confirms the address from the mailed link. */
+export async function verifiedAccount(world: DashboardWorld, who: Person): Promise<void> {
+  const signup = await fetch(`${world.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...who, locale: 'en' }),
+  });
+  assert.equal(signup.status, 201);
+  const token = new URL(await world.mailLink(who.email, '/verify-email?token=')).searchParams.get(
+    'token',
+  );
+  const verified = await fetch(`${world.url}/auth/verify-email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  assert.equal(verified.status, 200);
+}
+
+export async function logIn(page: Page, who: Person): Promise<void> {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+export async function assertAccessible(page: Page, where: string): Promise<void> {
+  assert.deepEqual(await seriousViolations(page), [], `axe on ${where}`);
+}
