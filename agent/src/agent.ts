@@ -150,7 +150,8 @@ export class Agent {
         events: {
           onStatus: (agentPrinterId, report) => {
             logger.info({ printer: agentPrinterId, ...report }, 'printer status');
-            this.link?.send({
+            // Kept while the link is down and sent after the next welcome, unless superseded.
+            this.link?.report(`status:${agentPrinterId}`, {
               type: 'printer.status',
               agentPrinterId,
               status: report.status,
