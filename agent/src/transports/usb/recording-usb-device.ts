@@ -214,8 +214,17 @@ export class RecordingUsbDevice implements UsbDeviceLike {
 
 /** A backend listing fixed devices; `devices` can change between calls (plug, unplug). */
 export class RecordingUsbBackend implements UsbBackend {
+  readonly #watchers = new Set<() => void>();
   constructor(public devices: UsbDeviceLike[]) {}
   list(): UsbDeviceLike[] {
     return this.devices.filter((d) => !(d instanceof RecordingUsbDevice && d.unplugged));
+  }
+  watch(onChange: () => void): () => void {
+    this.#watchers.add(onChange);
+    return () => this.#watchers.delete(onChange);
+  }
+  /** Tells the watchers a device was attached or detached, as libusb's hotplug events do. */
+  hotplug(): void {
+    for (const watcher of this.#watchers) watcher();
   }
 }
