@@ -15,7 +15,11 @@ export class JobRunner {
   readonly #options: RunnerOptions;
   #started = false;
 
-  constructor(printers: readonly ConfiguredPrinter[], deps: RunnerDeps, options: RunnerOptions = {}) {
+  constructor(
+    printers: readonly ConfiguredPrinter[],
+    deps: RunnerDeps,
+    options: RunnerOptions = {},
+  ) {
     this.#deps = deps;
     this.#options = options;
     for (const printer of printers) this.add(printer);

@@ -302,7 +302,7 @@ describe('the agent gateway', () => {
       await until('prn_c listed', async () =>
         (await store.devices.listPrinters(org.orgId, deviceId)).length === 3 ? true : undefined,
       );
-      const byId = (list: Array<{ agentPrinterId: string }>) =>
+      const byId = <T extends { agentPrinterId: string }>(list: T[]) =>
         [...list].sort((x, y) => x.agentPrinterId.localeCompare(y.agentPrinterId));
       const listed = byId(await store.devices.listPrinters(org.orgId, deviceId));
       assert.deepEqual(
