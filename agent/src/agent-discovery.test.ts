@@ -217,6 +217,22 @@ describe('printers the agent discovers', () => {
     }
   });
 
+  test('a USB printer that cannot be opened while busy is not taken for a new printer', async () => {
+    const a = await open({ discoveryIntervalMs: 0 });
+    const before = a.printers.map((p) => p.agentPrinterId);
+    usb.busy = true;
+    await a.refreshPrinters();
+    assert.deepEqual(
+      a.printers.map((p) => p.agentPrinterId),
+      before,
+    );
+    assert.equal(a.printerInfo().length, 3, 'nothing reported gone');
+    usb.busy = false;
+    usb.unplugged = true;
+    await a.refreshPrinters();
+    assert.equal(a.printerInfo().find((p) => p.connection === 'usb')?.status, 'offline');
+  });
+
   test('discovery runs again at its interval and soon after a USB attach or detach', async () => {
     const clock = new FakeClock();
     const queues = await spoolerQueues();

@@ -412,12 +412,34 @@ export class Agent {
       JSON.stringify(auto.config.printerIds) !== JSON.stringify(this.#config.printerIds);
     this.#config = auto.config;
     const next = [...configuredPrinters(this.#config), ...auto.printers];
+    // A USB printer busy with a job may be listed without its serial (it could not be opened,
+    // as on Windows): while a device of its VID:PID is attached it is not gone.
+    const usbAttached = new Set(
+      result.printers.filter((p) => p.connection === 'usb').map((p) => usbModel(p.uri)),
+    );
+    for (const printer of this.#printers) {
+      const { target } = printer.spec;
+      if (target.connection !== 'usb' || target.serial === null) continue;
+      if (next.some((p) => p.agentPrinterId === printer.agentPrinterId)) continue;
+      if (this.#config.hiddenPrinters.includes(printer.agentPrinterId)) continue;
+      if (!usbAttached.has(usbModel(printer.spec.uri))) continue;
+      const sameModel = next.findIndex(
+        (p) =>
+          p.spec.target.connection === 'usb' &&
+          p.spec.target.serial === null &&
+          usbModel(p.spec.uri) === usbModel(printer.spec.uri),
+      );
+      // The serial-less entry stands for this printer: not a new one.
+      if (sameModel >= 0) next[sameModel] = printer;
+      else next.push(printer);
+    }
     const nextIds = new Set(next.map((p) => p.agentPrinterId));
     const hidden = new Set(this.#config.hiddenPrinters);
     for (const printer of this.#printers) {
       if (nextIds.has(printer.agentPrinterId)) continue;
       const info = this.#infoOf(printer, false);
-      await this.#runner.remove(printer.agentPrinterId);
+      // Not awaited: a long job on it (a spooler job waits up to 10 min) must not hold the pass.
+      void this.#runner.remove(printer.agentPrinterId);
       if (!hidden.has(printer.agentPrinterId)) {
         this.#gone.set(printer.agentPrinterId, { ...info, status: 'offline' });
         this.logger.info(
@@ -539,6 +561,11 @@ export class Agent {
         this.logger.error({ err: error, jobId }, 'the queue could not be synced to disk'),
       );
   }
+}
+
+/** `usb://VID:PID` of a USB printer URI (its model, whatever its serial). */
+function usbModel(uri: string): string {
+  return uri.slice(0, 'usb://0000:0000'.length);
 }
 
 /**

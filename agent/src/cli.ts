@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import { Agent, AGENT_VERSION, DISCOVERY_INTERVAL_MS, QUEUE_FILE } from './agent.js';
+import { Agent, AGENT_VERSION, QUEUE_FILE } from './agent.js';
 import {
   configuredPrinters,
   loadConfig,
@@ -11,6 +11,7 @@ import {
   setPrinterHidden,
 } from './config/config-store.js';
 import { parsePrinterUri } from './config/printer-uri.js';
+import { discoveryIntervalFromEnv } from './discovery/discovery-loop.js';
 import { autoPrinters } from './discovery/printer-kind.js';
 import { resolveDataDir } from './config/data-dir.js';
 import { defaultDiscoverySources } from './discovery/default-sources.js';
@@ -94,18 +95,6 @@ async function start(values: Values, dataDir: string): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-}
-
-/** PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS (1000-3600000), else the default 30 s. */
-function discoveryIntervalFromEnv(env: NodeJS.ProcessEnv): number {
-  const name = 'PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS';
-  const raw = env[name];
-  if (raw === undefined || raw === '') return DISCOVERY_INTERVAL_MS;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < 1000 || value > 3_600_000) {
-    throw new UsageError(`${name} must be a whole number of milliseconds from 1000 to 3600000`);
-  }
-  return value;
 }
 
 /** `printers hide ID` / `show ID`: kept in the data dir; a running agent applies it at its next look. */

@@ -14,6 +14,8 @@ export class JobRunner {
   readonly #deps: RunnerDeps;
   readonly #options: RunnerOptions;
   #started = false;
+  /** Workers removed while a job of theirs was still running. */
+  readonly #stopping = new Set<Promise<void>>();
 
   constructor(
     printers: readonly ConfiguredPrinter[],
@@ -43,12 +45,17 @@ export class JobRunner {
     if (this.#started) worker.start();
   }
 
-  /** Stops the printer's worker after the job in progress, if any, and forgets it. */
+  /**
+   * Forgets the printer's worker at once (no new job starts on it) and resolves when the job in
+   * progress, if any, is over; `stop` waits for that too.
+   */
   async remove(agentPrinterId: string): Promise<void> {
     const worker = this.#workers.get(agentPrinterId);
     if (!worker) return;
     this.#workers.delete(agentPrinterId);
-    await worker.stop();
+    const stopping = worker.stop().finally(() => this.#stopping.delete(stopping));
+    this.#stopping.add(stopping);
+    await stopping;
   }
 
   /** A job for this printer was queued. */
@@ -63,5 +70,6 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.#started = false;
     await Promise.all([...this.#workers.values()].map((w) => w.stop()));
+    await Promise.all(this.#stopping);
   }
 }

@@ -3,12 +3,35 @@
  * reports a USB device attached or detached. Passes never overlap (a pass asked for while one
  * runs follows it), and a pass that takes longer than `timeoutMs` is given up.
  */
+import { PrintwireError } from '@printwire/shared/errors/index';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { AgentLogger } from '../logs/logger.js';
 import { discoverPrinters, type DiscoveryResult, type DiscoverySources } from './discover.js';
 
 /** How often the agent looks for printers while it runs, in ms. */
 export const DISCOVERY_INTERVAL_MS = 30_000;
+/** The range of PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS, in ms. */
+export const DISCOVERY_INTERVAL_RANGE = { min: 1000, max: 3_600_000 } as const;
+
+/**
+ * The discovery interval from PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS (whole milliseconds,
+ * 1000-3600000), else `DISCOVERY_INTERVAL_MS`; throws VALIDATION_FAILED naming the variable.
+ */
+export function discoveryIntervalFromEnv(env: NodeJS.ProcessEnv): number {
+  const name = 'PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS';
+  const raw = env[name];
+  if (raw === undefined || raw === '') return DISCOVERY_INTERVAL_MS;
+  const value = Number(raw);
+  const { min, max } = DISCOVERY_INTERVAL_RANGE;
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new PrintwireError(
+      'VALIDATION_FAILED',
+      `${name} must be a whole number of milliseconds from ${min} to ${max}, not '${raw}'`,
+    );
+  }
+  return value;
+}
+
 /** After a USB attach or detach, the wait before looking (the device finishes enumerating). */
 export const USB_SETTLE_MS = 1000;
 
@@ -48,7 +71,10 @@ export class DiscoveryLoop {
   #timer: TimerHandle | null = null;
   #running: Promise<void> | null = null;
   #again = false;
+  /** Not started, or stopped: no pass is scheduled. */
   #stopped = true;
+  /** Stopped: a pass that ends now changes nothing. */
+  #closed = false;
   #unwatch: (() => void) | null = null;
   #problems = '';
 
@@ -58,6 +84,7 @@ export class DiscoveryLoop {
 
   /** Schedules the next pass (the agent ran the first one before starting) and watches USB. */
   start(): void {
+    if (this.#closed) return;
     this.#stopped = false;
     this.#schedule(this.#o.intervalMs);
     const usb = this.#o.sources.usb;
@@ -72,6 +99,7 @@ export class DiscoveryLoop {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#closed = true;
     if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
     this.#timer = null;
     this.#unwatch?.();
@@ -89,7 +117,7 @@ export class DiscoveryLoop {
       do {
         this.#again = false;
         await this.#pass();
-      } while (this.#again && !this.#stopped);
+      } while (this.#again && !this.#closed);
     })().finally(() => {
       this.#running = null;
       this.#schedule(this.#o.intervalMs);
@@ -120,7 +148,7 @@ export class DiscoveryLoop {
         for (const problem of result.problems) logger.warn({ problem }, 'printers not searched');
         this.#problems = problems;
       }
-      if (this.#stopped) return;
+      if (this.#closed) return;
       if (result.printers.length === 0 && result.problems.some((p) => p.startsWith('not done'))) {
         return;
       }

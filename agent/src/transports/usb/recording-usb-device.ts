@@ -63,6 +63,8 @@ export class RecordingUsbDevice implements UsbDeviceLike {
   unplugged = false;
   /** Bytes the device takes before it is pulled out; null: never. */
   unplugAfterBytes: number | null;
+  /** Another handle holds the device exclusively (Windows while it prints): open fails. */
+  busy = false;
   readonly #options: RecordingUsbDeviceOptions;
   #inFlight = false;
   #pendingStatus: number[] = [];
@@ -99,6 +101,7 @@ export class RecordingUsbDevice implements UsbDeviceLike {
 
   async open(): Promise<void> {
     if (this.unplugged) throw this.#gone();
+    if (this.busy) throw new UsbError('busy', 'LIBUSB_ERROR_BUSY');
     if (this.#options.accessDenied) throw new UsbError('access', 'LIBUSB_ERROR_ACCESS');
     this.opened = true;
   }
