@@ -21,6 +21,7 @@ const STATUS_BOUND_MS = 5000;
 
 interface PrinterView {
   id: string;
+  name: string;
   status: string;
   lastStatusAt: string | null;
 }
@@ -42,20 +43,27 @@ describe('printer status from an agent to the cloud with real processes', () => 
       { timeoutMs: 30_000, intervalMs: 20 },
     );
   const printers = async () =>
-    (await cloud.call(org.liveKey, 'GET', '/v1/printers')).body.data as PrinterView[];
+    (await cloud.call(org.liveKey, 'GET', '/v1/printers?limit=100')).body.data as PrinterView[];
   /** The printer's status as the cloud shows it, waited for at most STATUS_BOUND_MS. */
   const untilPrinter = (status: string) =>
     waitUntil(
       `printer ${status}`,
       async () => {
-        const p = (await printers())[0];
+        // The configured printer (this computer's own queues may be listed beside it).
+        const p = (await printers()).find((q) => q.name === 'Counter');
         return p?.status === status ? p : undefined;
       },
       { timeoutMs: STATUS_BOUND_MS, intervalMs: 50 },
     ).catch((error: Error) => {
       throw new Error(`${error.message}\nagent:\n${agent.logs()}`);
     });
-  const events = (type: string) => receiver.received.filter((r) => r.body.type === type);
+  /** The webhook events of the configured printer (this computer's queues may have some). */
+  const events = (type: string) =>
+    receiver.received.filter(
+      (r) =>
+        r.body.type === type &&
+        (r.body.data.printer as { name?: string } | undefined)?.name === 'Counter',
+    );
   const untilEvents = (type: string, count: number) =>
     waitUntil(`${count} ${type} events`, () => (events(type).length >= count ? true : undefined), {
       timeoutMs: 15_000,
