@@ -133,7 +133,7 @@ export class Agent {
     config: AgentConfigFile,
     token: string | null,
     logger: AgentLogger,
-    found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[] },
+    found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[]; problems: string[] },
   ) {
     this.dataDir = options.dataDir;
     this.#config = config;
@@ -155,6 +155,7 @@ export class Agent {
           logger,
           intervalMs,
           timeoutMs: DISCOVERY_TIMEOUT_MS,
+          problems: found.problems,
           onResult: (result) => this.#applyDiscovery(result),
         })
       : null;
@@ -285,17 +286,15 @@ export class Agent {
       };
       logger.info({ deviceId: activation.deviceId }, 'device activated');
     }
-    let found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[] } = {
-      discovered: [],
-      auto: [],
-    };
+    let found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[]; problems: string[] } =
+      { discovered: [], auto: [], problems: [] };
     if (options.discovery) {
       const clock = options.clock ?? systemClock;
       const result = await discoverWithin(options.discovery, clock, DISCOVERY_TIMEOUT_MS);
       for (const problem of result.problems) logger.warn({ problem }, 'printers not searched');
       const auto = autoPrinters(config, result.printers);
       config = auto.config;
-      found = { discovered: result.printers, auto: auto.printers };
+      found = { discovered: result.printers, auto: auto.printers, problems: result.problems };
       if (auto.printers.length > 0) {
         logger.info({ printers: auto.printers.map((p) => p.spec.uri) }, 'printers found');
       }

@@ -62,6 +62,8 @@ export interface DiscoveryLoopOptions {
   /** Between passes, in ms; 0: no passes but those asked for (USB events, `refresh`). */
   intervalMs: number;
   timeoutMs: number;
+  /** The problems of the pass run before the loop (logged already: logged again only if changed). */
+  problems?: readonly string[];
   /** Each pass's result; a pass that finds nothing because it timed out is not passed on. */
   onResult(result: DiscoveryResult): Promise<void>;
 }
@@ -80,6 +82,7 @@ export class DiscoveryLoop {
 
   constructor(options: DiscoveryLoopOptions) {
     this.#o = options;
+    this.#problems = (options.problems ?? []).join('\n');
   }
 
   /** Schedules the next pass (the agent ran the first one before starting) and watches USB. */
