@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import type { ManualClock } from '../lib/clock.js';
-import { startHarness, type Harness } from '../test-harness.js';
+import { startHarness, type Harness } from '../testing/harness.js';
 import type { BootstrapResult } from './bootstrap.js';
 import type { Timers } from './expiry-timer.js';
 import { Sweeper } from './sweeper.js';
