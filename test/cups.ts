@@ -1,11 +1,24 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+const runIn = promisify(execFile);
+const run = (command: string, args: string[]) => runIn(command, args);
 
 /** The backend CUPS runs for our test queues: it writes each job to a file. */
 export const CUPS_TEST_BACKEND = '/usr/lib/cups/backend/printwire-file';
@@ -62,7 +75,7 @@ async function ensureScheduler(): Promise<void> {
   if (!existsSync('/usr/sbin/cupsd')) throw new Error('cupsd is not installed (Debian: cups)');
   // Test files run in parallel: another may be starting cupsd right now, and the second cupsd
   // then fails to bind. Either way, wait for a running scheduler.
-  await run('/usr/sbin/cupsd').catch(() => undefined);
+  await run('/usr/sbin/cupsd', []).catch(() => undefined);
   for (let i = 0; i < 100; i++) {
     if (await schedulerRunning()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -92,6 +105,12 @@ async function installBackend(): Promise<void> {
 export async function createCupsQueue(name: string): Promise<CupsTestQueue> {
   await ensureScheduler();
   await installBackend();
+  return addQueue(name, process.env);
+}
+
+/** A raw queue whose jobs land in a new folder, on the CUPS that `env` (CUPS_SERVER) names. */
+async function addQueue(name: string, env: NodeJS.ProcessEnv): Promise<CupsTestQueue> {
+  const run = (command: string, args: string[]) => runIn(command, args, { env });
   const dir = await mkdtemp(join(tmpdir(), 'printwire-cups-'));
   await chmod(dir, 0o777);
   // `-m raw` is deprecated in CUPS 2.4 but still the way to get a queue without filters.
@@ -150,5 +169,133 @@ export async function cupsQueueForTests(
   } catch (error) {
     if (process.env.CI) throw error;
     return { queue: null, skipReason: `CUPS cannot be set up here: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * A cupsd of the test's own: its own port on 127.0.0.1 and its own folders (configuration,
+ * spool, cache, logs, and programs: the system's filters with our file backend), never the
+ * system's scheduler or queues. Programs talk to it through `CUPS_SERVER` (see `env`).
+ */
+export class PrivateCups {
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+    private readonly child: ChildProcess,
+  ) {}
+
+  /** `CUPS_SERVER` for the CUPS tools (and the agent's IPP requests) to reach this cupsd. */
+  get env(): { CUPS_SERVER: string } {
+    return { CUPS_SERVER: `127.0.0.1:${this.port}` };
+  }
+
+  static async start(): Promise<PrivateCups> {
+    if (!existsSync('/usr/sbin/cupsd')) throw new Error('cupsd is not installed (Debian: cups)');
+    const dir = await mkdtemp(join(tmpdir(), 'printwire-cupsd-'));
+    // Backends and filters run as `lp`: they must reach the programs and the temporary folder.
+    await chmod(dir, 0o755);
+    for (const sub of ['conf', 'spool', 'cache', 'state', 'log', 'bin', 'bin/backend']) {
+      await mkdir(join(dir, sub), { mode: 0o755 });
+    }
+    await mkdir(join(dir, 'tmp'));
+    await chmod(join(dir, 'tmp'), 0o1777);
+    for (const sub of ['cgi-bin', 'daemon', 'driver', 'filter', 'monitor', 'notifier']) {
+      await symlink(join('/usr/lib/cups', sub), join(dir, 'bin', sub));
+    }
+    await writeFile(join(dir, 'bin/backend/printwire-file'), BACKEND_SCRIPT, { mode: 0o755 });
+    await chmod(join(dir, 'bin/backend/printwire-file'), 0o755);
+    const port = await freeTcpPort();
+    await writeFile(
+      join(dir, 'conf/cupsd.conf'),
+      [
+        `Listen 127.0.0.1:${port}`,
+        'LogLevel warn',
+        'WebInterface No',
+        'Browsing No',
+        'DefaultAuthType None',
+        '<Location />',
+        '  Order allow,deny',
+        '  Allow all',
+        '</Location>',
+        '<Policy default>',
+        '  <Limit All>',
+        '    Order deny,allow',
+        '  </Limit>',
+        '</Policy>',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(dir, 'conf/cups-files.conf'),
+      [
+        `ServerRoot ${dir}/conf`,
+        `RequestRoot ${dir}/spool`,
+        `CacheDir ${dir}/cache`,
+        `StateDir ${dir}/state`,
+        `TempDir ${dir}/tmp`,
+        `ServerBin ${dir}/bin`,
+        `ErrorLog ${dir}/log/error_log`,
+        `AccessLog ${dir}/log/access_log`,
+        `PageLog ${dir}/log/page_log`,
+        'SystemGroup root',
+        'Sandboxing Relaxed',
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(
+      '/usr/sbin/cupsd',
+      ['-f', '-c', join(dir, 'conf/cupsd.conf'), '-s', join(dir, 'conf/cups-files.conf')],
+      { stdio: 'ignore' },
+    );
+    const cups = new PrivateCups(dir, port, child);
+    for (let i = 0; i < 200; i++) {
+      if (child.exitCode !== null) break;
+      const { stdout } = await runIn('lpstat', ['-r'], { env: { ...process.env, ...cups.env } });
+      if (/scheduler is running/.test(stdout)) return cups;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await cups.stop();
+    const log = await readFile(join(dir, 'log/error_log'), 'utf8').catch(() => '');
+    throw new Error(`the private cupsd did not start within 5 s\n${log}`);
+  }
+
+  /** A raw queue `name` on this cupsd whose jobs land as files (see `CupsTestQueue`). */
+  addQueue(name: string): Promise<CupsTestQueue> {
+    return addQueue(name, { ...process.env, ...this.env });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = once(this.child, 'exit');
+      this.child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+async function freeTcpPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A private cupsd for a test file, or null with the reason when one cannot be started here and
+ * `CI` is not set (the tests then skip with that reason). Under CI a failure throws.
+ */
+export async function privateCupsForTests(): Promise<{
+  cups: PrivateCups | null;
+  skipReason: string;
+}> {
+  try {
+    return { cups: await PrivateCups.start(), skipReason: '' };
+  } catch (error) {
+    if (process.env.CI) throw error;
+    return { cups: null, skipReason: `no private cupsd here: ${(error as Error).message}` };
   }
 }

@@ -169,12 +169,19 @@ export class AgentProcess {
     this.exited = once(child, 'exit').then(([code]) => code as number | null);
   }
 
-  static start(args: string[]): AgentProcess {
+  /** `printwire-agent start ARGS`; `env` adds to this process's environment. */
+  static start(args: string[], env: Record<string, string> = {}): AgentProcess {
     const child = spawn(process.execPath, [AGENT_BIN, 'start', ...args, '--no-local-server'], {
-      env: { ...process.env, LOG_LEVEL: 'info' },
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new AgentProcess(child);
+  }
+
+  /** Runs another `printwire-agent` command to its end; rejects when it fails. */
+  static async command(args: string[]): Promise<string> {
+    const { stdout } = await run(process.execPath, [AGENT_BIN, ...args]);
+    return stdout;
   }
 
   logs(): string {

@@ -2,7 +2,12 @@ import { arch, hostname, platform } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import type { DispatchedJob, PrinterInfo } from '@printwire/shared/protocol/index';
+import {
+  PROTOCOL_LIMITS,
+  type AgentMessageOf,
+  type DispatchedJob,
+  type PrinterInfo,
+} from '@printwire/shared/protocol/index';
 import {
   configuredPrinters,
   deleteDeviceToken,
@@ -23,11 +28,12 @@ import { CloudLink, type CloudLinkOptions } from './cloud-link/cloud-link.js';
 import { createLogger, type AgentLogger } from './logs/logger.js';
 import { JobQueue, type ResultMessage } from './queue/job-queue.js';
 import type { RenderTarget } from './render/render-job.js';
+import type { DiscoveredPrinter, DiscoveryResult, DiscoverySources } from './discovery/discover.js';
 import {
-  discoverPrinters,
-  type DiscoveredPrinter,
-  type DiscoverySources,
-} from './discovery/discover.js';
+  DISCOVERY_INTERVAL_MS,
+  DiscoveryLoop,
+  discoverWithin,
+} from './discovery/discovery-loop.js';
 import { autoPrinters, printerKind } from './discovery/printer-kind.js';
 import { AgentRenderer } from './render/agent-render.js';
 import { TransportRegistry } from './transports/registry.js';
@@ -45,8 +51,9 @@ export const AGENT_VERSION: string = (
 
 export const QUEUE_FILE = 'queue.db';
 
-/** Longest wait for discovery at `open`; the agent starts without what it has not found by then. */
+/** Longest wait for a discovery pass; the agent goes on without what it has not found by then. */
 export const DISCOVERY_TIMEOUT_MS = 5000;
+export { DISCOVERY_INTERVAL_MS };
 
 /** How often downloads older than the cache's lifetime (24 h) are removed, in ms. */
 export const CACHE_PRUNE_INTERVAL_MS = 60 * 60_000;
@@ -75,11 +82,14 @@ export interface AgentOptions {
    */
   renderer?: AgentRenderer;
   /**
-   * Where printers are looked for at `open` (the CLI passes `defaultDiscoverySources()`); none
-   * by default. Discovered printers give configured ones their kind and capabilities, and an
-   * agent with no configured printers uses the USB printers and system queues found.
+   * Where printers are looked for at `open` and then every `discoveryIntervalMs` (the CLI passes
+   * `defaultDiscoverySources()`); none by default. Discovered printers give configured ones their
+   * kind and capabilities, and the USB printers and system queues found are used and reported
+   * beside the configured ones (unless hidden).
    */
   discovery?: DiscoverySources;
+  /** Between discovery passes while running, in ms; default 30 s; 0: only at `open`. */
+  discoveryIntervalMs?: number;
   /** What a committed job survives; default `power-loss` (see `JobQueueOptions`). */
   durability?: 'power-loss' | 'process';
   link?: Pick<CloudLinkOptions, 'reconnect' | 'handshakeTimeoutMs'>;
@@ -103,11 +113,16 @@ export class Agent {
   readonly dataDir: string;
   readonly queue: JobQueue;
   readonly logger: AgentLogger;
-  readonly printers: ConfiguredPrinter[];
   readonly link: CloudLink | null;
-  /** Printers discovery found at `open` (empty without `discovery`). */
-  readonly discovered: DiscoveredPrinter[];
   readonly renderer: AgentRenderer;
+  /** The printers in use: the configured ones, then those found and not hidden. */
+  #printers: ConfiguredPrinter[];
+  /** Found printers that are no longer found, reported offline (kept in the cloud's list). */
+  readonly #gone = new Map<string, PrinterInfo>();
+  #discovered: DiscoveredPrinter[];
+  readonly #discovery: DiscoveryLoop | null;
+  /** The inventory as last reported (without statuses), to report only its changes. */
+  #reportedInventory = '';
   #config: AgentConfigFile;
   readonly #runner: JobRunner;
   readonly #clock: Clock;
@@ -118,7 +133,7 @@ export class Agent {
     config: AgentConfigFile,
     token: string | null,
     logger: AgentLogger,
-    found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[] },
+    found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[]; problems: string[] },
   ) {
     this.dataDir = options.dataDir;
     this.#config = config;
@@ -129,8 +144,21 @@ export class Agent {
       clock,
       ...(options.durability ? { durability: options.durability } : {}),
     });
-    this.discovered = found.discovered;
-    this.printers = [...configuredPrinters(config), ...found.auto];
+    this.#discovered = found.discovered;
+    this.#printers = [...configuredPrinters(config), ...found.auto];
+    const sources = options.discovery;
+    const intervalMs = options.discoveryIntervalMs ?? DISCOVERY_INTERVAL_MS;
+    this.#discovery = sources
+      ? new DiscoveryLoop({
+          sources,
+          clock,
+          logger,
+          intervalMs,
+          timeoutMs: DISCOVERY_TIMEOUT_MS,
+          problems: found.problems,
+          onResult: (result) => this.#applyDiscovery(result),
+        })
+      : null;
     this.renderer =
       options.renderer ??
       new AgentRenderer({
@@ -150,7 +178,8 @@ export class Agent {
         events: {
           onStatus: (agentPrinterId, report) => {
             logger.info({ printer: agentPrinterId, ...report }, 'printer status');
-            this.link?.send({
+            // Kept while the link is down and sent after the next welcome, unless superseded.
+            this.link?.report(`status:${agentPrinterId}`, {
               type: 'printer.status',
               agentPrinterId,
               status: report.status,
@@ -180,14 +209,23 @@ export class Agent {
             logger,
             ...options.link,
             handlers: {
-              hello: () => ({
-                agentVersion: AGENT_VERSION,
-                os: platform(),
-                arch: arch(),
-                hostname: hostname(),
-                printers: this.printerInfo(),
-                queue: this.#queueCounts(),
-              }),
+              hello: () => {
+                const printers = this.printerInfo();
+                this.#reportedInventory = inventoryKey(
+                  printers,
+                  this.#gone.keys(),
+                  this.#config.hiddenPrinters,
+                );
+                return {
+                  agentVersion: AGENT_VERSION,
+                  os: platform(),
+                  arch: arch(),
+                  hostname: hostname(),
+                  printers,
+                  hidden: this.#config.hiddenPrinters.slice(-PROTOCOL_LIMITS.maxPrinters),
+                  queue: this.#queueCounts(),
+                };
+              },
               queueSummary: () => this.#queueCounts(),
               onWelcome: (welcome) => this.#applyConfig(welcome.config),
               onConfig: (config) => this.#applyConfig(config),
@@ -248,36 +286,17 @@ export class Agent {
       };
       logger.info({ deviceId: activation.deviceId }, 'device activated');
     }
-    let found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[] } = {
-      discovered: [],
-      auto: [],
-    };
+    let found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[]; problems: string[] } =
+      { discovered: [], auto: [], problems: [] };
     if (options.discovery) {
       const clock = options.clock ?? systemClock;
-      let timer: TimerHandle | null = null;
-      const result = await Promise.race([
-        discoverPrinters(options.discovery),
-        new Promise<{ printers: DiscoveredPrinter[]; problems: string[] }>((resolve) => {
-          timer = clock.setTimeout(
-            () =>
-              resolve({ printers: [], problems: [`not done within ${DISCOVERY_TIMEOUT_MS} ms`] }),
-            DISCOVERY_TIMEOUT_MS,
-          );
-        }),
-      ]);
-      if (timer) clock.clearTimeout(timer);
+      const result = await discoverWithin(options.discovery, clock, DISCOVERY_TIMEOUT_MS);
       for (const problem of result.problems) logger.warn({ problem }, 'printers not searched');
-      found = { discovered: result.printers, auto: [] };
-      if (config.printers.length === 0) {
-        const auto = autoPrinters(config, result.printers);
-        config = auto.config;
-        found.auto = auto.printers;
-        if (auto.printers.length > 0) {
-          logger.info(
-            { printers: auto.printers.map((p) => p.spec.uri) },
-            'no printers configured: using the printers found',
-          );
-        }
+      const auto = autoPrinters(config, result.printers);
+      config = auto.config;
+      found = { discovered: result.printers, auto: auto.printers, problems: result.problems };
+      if (auto.printers.length > 0) {
+        logger.info({ printers: auto.printers.map((p) => p.spec.uri) }, 'printers found');
       }
     }
     saveConfig(options.dataDir, config);
@@ -307,14 +326,31 @@ export class Agent {
     return this.#config;
   }
 
+  /** The printers in use: the configured ones, then those found and not hidden. */
+  get printers(): readonly ConfiguredPrinter[] {
+    return this.#printers;
+  }
+
+  /** What the last discovery pass found (empty without `discovery`). */
+  get discovered(): readonly DiscoveredPrinter[] {
+    return this.#discovered;
+  }
+
+  /** Looks for printers now (also done every `discoveryIntervalMs`); resolves once applied. */
+  async refreshPrinters(): Promise<void> {
+    await this.#discovery?.refresh();
+  }
+
   start(): void {
     this.#runner.start();
     this.#prune();
+    this.#discovery?.start();
     this.link?.start();
     if (!this.link) this.logger.warn('no device token or cloud URL: printing local jobs only');
   }
 
   async stop(): Promise<void> {
+    await this.#discovery?.stop();
     this.link?.stop();
     if (this.#pruneTimer) this.#clock.clearTimeout(this.#pruneTimer);
     this.#pruneTimer = null;
@@ -334,27 +370,130 @@ export class Agent {
       .catch((error: unknown) => this.logger.warn({ err: error }, 'download cache not pruned'));
   }
 
-  /** The printers as the protocol reports them. */
+  /** The printers as the protocol reports them: those in use, then those no longer found. */
   printerInfo(): PrinterInfo[] {
-    return this.printers.map((printer, index) => {
-      const { spec } = printer;
-      const target = this.#targetFor(printer);
-      const { kind, capabilities } = printerKind(spec, this.discovered);
-      return {
-        agentPrinterId: printer.agentPrinterId,
-        name: spec.name,
-        alias: spec.alias,
-        uri: spec.uri,
-        connection: spec.target.connection,
-        kind,
-        language: spec.language,
-        paper: spec.language === 'escpos' ? target.paper : spec.paper,
-        codepage: target.codepage,
-        capabilities,
-        status: this.#runner.status(printer.agentPrinterId).status,
-        isDefault: index === 0,
-      };
-    });
+    return [
+      ...this.#printers.map((printer, index) => this.#infoOf(printer, index === 0)),
+      ...this.#gone.values(),
+    ];
+  }
+
+  #infoOf(printer: ConfiguredPrinter, isDefault: boolean): PrinterInfo {
+    const { spec } = printer;
+    const target = this.#targetFor(printer);
+    const { kind, capabilities } = printerKind(spec, this.discovered);
+    return {
+      agentPrinterId: printer.agentPrinterId,
+      name: spec.name,
+      alias: spec.alias,
+      uri: spec.uri,
+      connection: spec.target.connection,
+      kind,
+      language: spec.language,
+      paper: spec.language === 'escpos' ? target.paper : spec.paper,
+      codepage: target.codepage,
+      capabilities,
+      status: this.#runner.status(printer.agentPrinterId).status,
+      isDefault,
+    };
+  }
+
+  /**
+   * Applies a discovery pass: printers found are used and reported, printers no longer found are
+   * reported offline, hidden ones (`printers hide`, read from the data dir at each pass) are
+   * neither. The `printers` message carries the inventory when it changed.
+   */
+  async #applyDiscovery(result: DiscoveryResult): Promise<void> {
+    this.#discovered = result.printers;
+    this.#config = this.#withDiskChanges(this.#config);
+    const auto = autoPrinters(this.#config, result.printers);
+    const changedIds =
+      JSON.stringify(auto.config.printerIds) !== JSON.stringify(this.#config.printerIds);
+    this.#config = auto.config;
+    const next = [...configuredPrinters(this.#config), ...auto.printers];
+    // A USB printer busy with a job may be listed without its serial (it could not be opened,
+    // as on Windows): while a device of its VID:PID is attached it is not gone.
+    const usbAttached = new Set(
+      result.printers.filter((p) => p.connection === 'usb').map((p) => usbModel(p.uri)),
+    );
+    for (const printer of this.#printers) {
+      const { target } = printer.spec;
+      if (target.connection !== 'usb' || target.serial === null) continue;
+      if (next.some((p) => p.agentPrinterId === printer.agentPrinterId)) continue;
+      if (this.#config.hiddenPrinters.includes(printer.agentPrinterId)) continue;
+      if (!usbAttached.has(usbModel(printer.spec.uri))) continue;
+      const sameModel = next.findIndex(
+        (p) =>
+          p.spec.target.connection === 'usb' &&
+          p.spec.target.serial === null &&
+          usbModel(p.spec.uri) === usbModel(printer.spec.uri),
+      );
+      // The serial-less entry stands for this printer: not a new one.
+      if (sameModel >= 0) next[sameModel] = printer;
+      else next.push(printer);
+    }
+    const nextIds = new Set(next.map((p) => p.agentPrinterId));
+    const hidden = new Set(this.#config.hiddenPrinters);
+    for (const printer of this.#printers) {
+      if (nextIds.has(printer.agentPrinterId)) continue;
+      const info = this.#infoOf(printer, false);
+      // Not awaited: a long job on it (a spooler job waits up to 10 min) must not hold the pass.
+      void this.#runner.remove(printer.agentPrinterId);
+      if (!hidden.has(printer.agentPrinterId)) {
+        this.#gone.set(printer.agentPrinterId, { ...info, status: 'offline' });
+        this.logger.info(
+          { printer: printer.agentPrinterId, uri: printer.spec.uri },
+          'printer no longer found',
+        );
+      } else this.logger.info({ printer: printer.agentPrinterId }, 'printer hidden');
+    }
+    const current = new Set(this.#printers.map((p) => p.agentPrinterId));
+    for (const printer of next) {
+      this.#gone.delete(printer.agentPrinterId);
+      if (current.has(printer.agentPrinterId)) continue;
+      this.#runner.add(printer);
+      this.logger.info({ printer: printer.agentPrinterId, uri: printer.spec.uri }, 'printer found');
+    }
+    for (const id of hidden) this.#gone.delete(id);
+    this.#printers = next;
+    if (changedIds) this.#save();
+    this.#reportInventory();
+  }
+
+  /** Sends the `printers` message when the inventory changed since it was last reported. */
+  #reportInventory(): void {
+    const printers = this.printerInfo();
+    const hidden = this.#config.hiddenPrinters.slice(-PROTOCOL_LIMITS.maxPrinters);
+    const key = inventoryKey(printers, this.#gone.keys(), hidden);
+    if (key === this.#reportedInventory) return;
+    this.#reportedInventory = key;
+    const message: AgentMessageOf<'printers'> = { type: 'printers', printers, hidden };
+    this.link?.report('printers', message);
+  }
+
+  /**
+   * `config` with what other processes changed in the data dir meanwhile: the printers hidden or
+   * shown (`printwire-agent printers hide|show`) and ids the CLI gave to printers it listed.
+   */
+  #withDiskChanges(config: AgentConfigFile): AgentConfigFile {
+    let disk: AgentConfigFile;
+    try {
+      disk = loadConfig(this.dataDir);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'the configuration file could not be read again');
+      return config;
+    }
+    return {
+      ...config,
+      hiddenPrinters: disk.hiddenPrinters,
+      printerIds: { ...disk.printerIds, ...config.printerIds },
+    };
+  }
+
+  /** Writes the configuration, keeping what other processes changed in it meanwhile. */
+  #save(): void {
+    this.#config = this.#withDiskChanges(this.#config);
+    saveConfig(this.dataDir, this.#config);
   }
 
   #queueCounts(): { queued: number; printing: number } {
@@ -384,7 +523,7 @@ export class Agent {
     const printerDefaults: AgentConfigFile['printerDefaults'] = {};
     for (const p of config.printers) printerDefaults[p.agentPrinterId] = p.defaults;
     this.#config = { ...this.#config, printerDefaults };
-    saveConfig(this.dataDir, this.#config);
+    this.#save();
   }
 
   /**
@@ -421,4 +560,21 @@ export class Agent {
         this.logger.error({ err: error, jobId }, 'the queue could not be synced to disk'),
       );
   }
+}
+
+/** `usb://VID:PID` of a USB printer URI (its model, whatever its serial). */
+function usbModel(uri: string): string {
+  return uri.slice(0, 'usb://0000:0000'.length);
+}
+
+/**
+ * An inventory as a string that changes when anything reported but a status does (statuses
+ * travel as `printer.status`), or a printer stops being found.
+ */
+function inventoryKey(
+  printers: PrinterInfo[],
+  gone: Iterable<string>,
+  hidden: readonly string[],
+): string {
+  return JSON.stringify([printers.map((p) => ({ ...p, status: null })), [...gone], hidden]);
 }

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { emptyConfig, saveConfig, setPrinters } from './config/config-store.js';
+import { emptyConfig, loadConfig, saveConfig, setPrinters } from './config/config-store.js';
 import { parsePrinterUri } from './config/printer-uri.js';
 
 const BIN = new URL('../bin/printwire-agent.mjs', import.meta.url).pathname;
@@ -70,5 +70,38 @@ describe('printwire-agent CLI', () => {
       assert.ok(parsePrinterUri(printer.uri), printer.uri);
       assert.ok(['receipt', 'label', 'office'].includes(printer.kind));
     }
+  });
+
+  test('printers hide and show keep the choice in the data dir, refusing unknown ids', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+    const configured = setPrinters(emptyConfig(), ['tcp://10.0.0.9?name=Bar'], () => 'prn_bar');
+    saveConfig(dir, {
+      ...configured,
+      printerIds: { ...configured.printerIds, 'system:Office': 'prn_office' },
+    });
+    const hide = run('printers', 'hide', 'prn_office', '--data-dir', dir);
+    assert.equal(hide.code, 0, hide.stderr);
+    assert.match(hide.stdout, /printer prn_office hidden/);
+    assert.deepEqual(loadConfig(dir).hiddenPrinters, ['prn_office']);
+    const unknown = run('printers', 'hide', 'prn_nope', '--data-dir', dir);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /\[PRINTER_NOT_FOUND\]: no printer prn_nope on this agent/);
+    const show = run('printers', 'show', 'prn_office', '--data-dir', dir);
+    assert.equal(show.code, 0, show.stderr);
+    assert.deepEqual(loadConfig(dir).hiddenPrinters, []);
+  });
+
+  test('start refuses a discovery interval outside its range, naming the variable (exit 1)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+    const r = spawnSync(process.execPath, [BIN, 'start', '--data-dir', dir], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS: '999' },
+    });
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /\[VALIDATION_FAILED\]: PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS must be a whole number of milliseconds from 1000 to 3600000, not '999'/,
+    );
   });
 });

@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { Agent, AGENT_VERSION, QUEUE_FILE } from './agent.js';
-import { configuredPrinters, loadConfig, readDeviceToken } from './config/config-store.js';
+import {
+  configuredPrinters,
+  loadConfig,
+  readDeviceToken,
+  saveConfig,
+  setPrinterHidden,
+} from './config/config-store.js';
+import { parsePrinterUri } from './config/printer-uri.js';
+import { discoveryIntervalFromEnv } from './discovery/discovery-loop.js';
+import { autoPrinters } from './discovery/printer-kind.js';
 import { resolveDataDir } from './config/data-dir.js';
 import { defaultDiscoverySources } from './discovery/default-sources.js';
 import { discoverPrinters, formatDiscovered } from './discovery/discover.js';
@@ -16,6 +25,7 @@ Usage:
   printwire-agent start --cloud URL [--activation-code CODE] [--printer URI]...
                         [--local-port N | --no-local-server] [--name NAME]
   printwire-agent printers [--json [--discover]]
+  printwire-agent printers hide ID | show ID
   printwire-agent status [--json]
   printwire-agent logs export --out FILE.zip
 
@@ -23,8 +33,10 @@ Every command takes --data-dir DIR (default: PRINTWIRE_AGENT_DATA_DIR, else the 
 application data folder). Printer URIs: tcp://HOST[:PORT], serial:PATH?baud=N,
 usb://VID:PID[/SERIAL], system:QUEUE, each with ?name=&alias=&paper=58mm|80mm&codepage=&lang=.
 \`printers\` also lists the USB printers, serial ports and system queues found on this computer
-(--json lists only the configured printers unless --discover is given). An agent started
-without configured printers uses the USB printers and system queues it finds.`;
+(--json lists only the configured printers unless --discover is given). The agent uses and
+reports the USB printers and system queues it finds beside the configured ones, looking again
+every 30 s (PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS) and when USB devices come and go;
+\`printers hide ID\` stops reporting one (applied by a running agent at its next look).`;
 
 const OPTIONS = {
   'data-dir': { type: 'string' },
@@ -57,6 +69,7 @@ async function start(values: Values, dataDir: string): Promise<void> {
   const agent = await Agent.open({
     dataDir,
     discovery: await defaultDiscoverySources(),
+    discoveryIntervalMs: discoveryIntervalFromEnv(process.env),
     ...(values.cloud ? { cloudUrl: values.cloud } : {}),
     ...(values['activation-code'] ? { activationCode: values['activation-code'] } : {}),
     ...(values.printer ? { printers: values.printer } : {}),
@@ -84,8 +97,18 @@ async function start(values: Values, dataDir: string): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+/** `printers hide ID` / `show ID`: kept in the data dir; a running agent applies it at its next look. */
+function hideOrShow(dataDir: string, action: 'hide' | 'show', id: string | undefined): void {
+  if (!id)
+    throw new UsageError(`expected: printers ${action} ID (an id printwire-agent printers lists)`);
+  saveConfig(dataDir, setPrinterHidden(loadConfig(dataDir), id, action === 'hide'));
+  process.stdout.write(
+    `printer ${id} ${action === 'hide' ? 'hidden: it is no longer reported' : 'shown again'}\n`,
+  );
+}
+
 async function printers(values: Values, dataDir: string): Promise<void> {
-  const config = loadConfig(dataDir);
+  let config = loadConfig(dataDir);
   const list = configuredPrinters(config).map((p) => ({
     agentPrinterId: p.agentPrinterId,
     name: p.spec.name,
@@ -97,12 +120,23 @@ async function printers(values: Values, dataDir: string): Promise<void> {
   // `--json` alone stays the list of configured printers (scripts read it).
   if (values.json && !values.discover) return print(list, true, () => '');
   const found = await discoverPrinters(await defaultDiscoverySources());
+  // The printers found get their ids now (the ones a running agent gives them too).
+  const auto = autoPrinters(config, found.printers);
+  if (JSON.stringify(auto.config.printerIds) !== JSON.stringify(config.printerIds)) {
+    const disk = loadConfig(dataDir);
+    config = { ...disk, printerIds: { ...disk.printerIds, ...auto.config.printerIds } };
+    saveConfig(dataDir, config);
+  }
+  const ids = new Map(
+    [...auto.printers, ...auto.hidden].map((p) => [p.spec.connectionKey, p.agentPrinterId]),
+  );
+  const hidden = new Set(config.hiddenPrinters);
+  const discovered = found.printers.map((p) => {
+    const agentPrinterId = ids.get(parsePrinterUri(p.uri).connectionKey) ?? null;
+    return { agentPrinterId, hidden: agentPrinterId !== null && hidden.has(agentPrinterId), ...p };
+  });
   if (values.json) {
-    return print(
-      { configured: list, discovered: found.printers, problems: found.problems },
-      true,
-      () => '',
-    );
+    return print({ configured: list, discovered, problems: found.problems }, true, () => '');
   }
   const configured =
     list.length === 0
@@ -110,7 +144,15 @@ async function printers(values: Values, dataDir: string): Promise<void> {
       : ['Configured:', ...list.map((p) => `  ${p.agentPrinterId}  ${p.name}  ${p.uri}`)].join(
           '\n',
         );
-  process.stdout.write(`${configured}\n\nFound on this computer:\n${formatDiscovered(found)}`);
+  const idLines = discovered
+    .filter((p) => p.agentPrinterId !== null)
+    .map((p) => `  ${p.agentPrinterId}  ${p.uri}${p.hidden ? '  (hidden)' : ''}`);
+  process.stdout.write(
+    `${configured}\n\nFound on this computer:\n${formatDiscovered(found)}` +
+      (idLines.length > 0
+        ? `\nIn use beside the configured ones (hide one with: printwire-agent printers hide ID):\n${idLines.join('\n')}\n`
+        : ''),
+  );
 }
 
 function status(values: Values, dataDir: string): void {
@@ -175,6 +217,8 @@ async function main(argv: string[]): Promise<void> {
     case 'start':
       return start(values, dataDir);
     case 'printers':
+      if (sub === 'hide' || sub === 'show') return hideOrShow(dataDir, sub, positionals[2]);
+      if (sub !== undefined) throw new UsageError(`unknown printers command '${sub}'`);
       return printers(values, dataDir);
     case 'status':
       return status(values, dataDir);

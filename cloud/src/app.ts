@@ -107,7 +107,7 @@ function onlyUnder(prefixes: readonly string[], routers: Router[]): RequestHandl
 export function createApp(deps: AppDeps): CloudApp {
   const { store, cache, bus, clock, logger, config } = deps;
   const jobs = new JobService({ store, bus, clock, logger, config });
-  const sweeper = new Sweeper({ store, jobs, clock, logger });
+  const sweeper = new Sweeper({ store, jobs, clock, logger, bus });
   const devices = new DeviceService({ store, bus, clock, logger });
   const { dispatch, ...gatewayOptions } = deps.gateway ?? {};
   const dispatcher = new JobDispatcher({

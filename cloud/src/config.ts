@@ -44,8 +44,8 @@ export interface Limits {
   /** Characters of an idempotency key. Default 255. */
   maxIdempotencyKeyLength: number;
   /**
-   * How often the sweeper runs (expiry, retention), ms: an expired job is failed with EXPIRED
-   * within this long after its expiresAt. Default 60 s; SWEEP_INTERVAL_MS (1000-3600000).
+   * How often the sweeper runs (retention, and expiry as the backstop of the expiry timer, which
+   * fails a job at its expiresAt), ms. Default 60 s; SWEEP_INTERVAL_MS (1000-3600000).
    */
   sweepIntervalMs: number;
 }

@@ -71,7 +71,7 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
   // Keep-alive sockets should not hold a shutdown open longer than a request takes.
   server.keepAliveTimeout = 5_000;
   await cloud.gateway.attach(server);
-  cloud.sweeper.start(config.limits.sweepIntervalMs);
+  await cloud.sweeper.start(config.limits.sweepIntervalMs);
   await cloud.webhooks.start();
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { DispatchedJob } from '@printwire/shared/protocol/index';
 import { FakeCloud } from '../../../test/fake-cloud.js';
 import { FakePrinter } from '../../../test/fake-printer.js';
-import { Agent } from '../agent.js';
+import { Agent, type AgentOptions } from '../agent.js';
 import { FakeClock } from '../core/clock.js';
 import { silentLogger } from '../logs/logger.js';
 import type { LinkState } from './cloud-link.js';
@@ -36,7 +36,29 @@ function untilState(agent: Agent, state: LinkState): Promise<void> {
   return new Promise((resolve) => agent.link?.onStateChange((s) => s === state && resolve()));
 }
 
+/** Resolves when the agent's first printer reaches `status`. */
+function waitForStatus(agent: Agent, status: string, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + timeoutMs;
+    const check = () => {
+      if (agent.printerInfo()[0]?.status === status) resolve();
+      else if (Date.now() > deadline) reject(new Error(`printer never ${status}`));
+      else setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
 describe('cloud link', () => {
+  /** Moves the clock a second at a time (the idle polls are on it) until the status is read. */
+  async function pollUntil(agent: Agent, status: string): Promise<void> {
+    for (let i = 0; i < 100 && agent.printerInfo()[0]?.status !== status; i++) {
+      clock.advance(1000);
+      await waitForStatus(agent, status, 50).catch(() => undefined);
+    }
+    assert.equal(agent.printerInfo()[0]?.status, status);
+  }
+
   let cloud: FakeCloud;
   let printer: FakePrinter;
   let clock: FakeClock;
@@ -44,7 +66,10 @@ describe('cloud link', () => {
   let agent: Agent | null;
   let code = 0;
 
-  async function openAgent(random: () => number = () => 0.5): Promise<Agent> {
+  async function openAgent(
+    random: () => number = () => 0.5,
+    extra: Partial<AgentOptions> = {},
+  ): Promise<Agent> {
     code += 1;
     cloud.activationCodes.set(`code_${code}`, {
       deviceId: 'dev_1',
@@ -60,6 +85,7 @@ describe('cloud link', () => {
       logger: silentLogger(),
       // No idle polls and no connection kept open: the link's are the only timers on the clock.
       runner: { pollIntervalMs: 0, keepOpenMs: 0, transport: { statusTimeoutMs: 200 } },
+      ...extra,
     });
     return agent;
   }
@@ -270,6 +296,62 @@ describe('cloud link', () => {
     const message = await status;
     assert.equal(message.agentPrinterId, a.printers[0]!.agentPrinterId);
     assert.equal(message.detail, 'paper out');
+  });
+
+  test('a status read between hello and welcome is sent once the welcome arrives', async () => {
+    // The printer answers its first status request only after the hello went out.
+    printer.stall();
+    cloud.answerHello = false;
+    const a = await openAgent(undefined, {
+      runner: { pollIntervalMs: 5000, keepOpenMs: 0, transport: { statusTimeoutMs: 5000 } },
+    });
+    a.start();
+    const hello = await cloud.waitFor('hello');
+    assert.equal(hello.printers[0]!.status, 'unknown');
+    printer.stall(false);
+    await waitForStatus(a, 'online');
+    const status = cloud.waitFor('printer.status');
+    cloud.send({
+      type: 'welcome',
+      replyTo: hello.id,
+      protocolVersion: 1,
+      deviceId: 'dev_1',
+      heartbeatIntervalMs: 15_000,
+      config: { printers: [] },
+    });
+    assert.equal((await status).status, 'online');
+  });
+
+  test('statuses read while the link is down are kept, the newest only, and the hello carries them', async () => {
+    const a = await openAgent(undefined, {
+      runner: { pollIntervalMs: 5000, keepOpenMs: 0, transport: { statusTimeoutMs: 5000 } },
+      link: { reconnect: { baseMs: 600_000 } },
+    });
+    a.start();
+    await untilState(a, 'online');
+    await waitForStatus(a, 'online');
+    const waiting = untilState(a, 'waiting');
+    cloud.dropConnections();
+    await waiting;
+    printer.paperOut = true;
+    await pollUntil(a, 'paper_out');
+    assert.deepEqual(
+      [...a.link!.pendingReports.values()].map((m) => m.type === 'printer.status' && m.status),
+      ['paper_out'],
+    );
+    printer.paperOut = false;
+    printer.coverOpen = true;
+    await pollUntil(a, 'cover_open');
+    assert.deepEqual(
+      [...a.link!.pendingReports.values()].map((m) => m.type === 'printer.status' && m.status),
+      ['cover_open'],
+      'superseded by the newer status',
+    );
+    const hello = cloud.waitFor('hello');
+    clock.advance(300_000);
+    assert.equal((await hello).printers[0]!.status, 'cover_open');
+    await untilState(a, 'online');
+    assert.equal(a.link!.pendingReports.size, 0);
   });
 
   test('a job interrupted by a crash is reported failed INTERRUPTED after the restart', async () => {

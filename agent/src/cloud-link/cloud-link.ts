@@ -76,6 +76,8 @@ export class CloudLink {
   #stateListeners: Array<(state: LinkState) => void> = [];
   /** When each outbox message was last sent on this connection. */
   #sentAt = new Map<string, number>();
+  /** Reports not sent yet (the link was down), the newest per key; sent after the welcome. */
+  #pending = new Map<string, AgentMessage>();
 
   constructor(options: CloudLinkOptions) {
     this.#o = options;
@@ -122,6 +124,35 @@ export class CloudLink {
       this.#sentAt.set(message.id, this.#o.clock.now());
     }
     return true;
+  }
+
+  /**
+   * Sends a report that a newer one of the same `key` supersedes (a printer's status, the
+   * printer inventory): now when online, else kept (replacing an older one of that key) and sent
+   * once the next welcome arrives. The hello of each connection carries the agent's state as it
+   * is then, so what was kept before it is dropped as sent; what changes between the hello and
+   * the welcome goes out after the welcome.
+   */
+  report(key: string, message: AgentMessage): void {
+    if (this.send(message)) this.#pending.delete(key);
+    else {
+      // Moved to the end: reports go out in the order of their last change.
+      this.#pending.delete(key);
+      this.#pending.set(key, message);
+    }
+  }
+
+  /** Reports kept while the link was down, by key (for tests and `status`). */
+  get pendingReports(): ReadonlyMap<string, AgentMessage> {
+    return this.#pending;
+  }
+
+  #flushReports(): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    // The inventory first: a status may be about a printer it adds.
+    pending.sort((a, b) => Number(b.type === 'printers') - Number(a.type === 'printers'));
+    for (const message of pending) this.send(message);
   }
 
   /**
@@ -185,6 +216,7 @@ export class CloudLink {
         protocolVersion: PROTOCOL_VERSION,
         ...this.#o.handlers.hello(),
       };
+      this.#pending.clear();
       socket.send(serializeMessage(hello));
       // No welcome within the handshake timeout: try again later.
       this.#timer = clock.setTimeout(() => {
@@ -249,6 +281,7 @@ export class CloudLink {
         this.#setState('online');
         handlers.onWelcome(message);
         this.#sentAt.clear();
+        this.#flushReports();
         this.flushOutbox();
         this.#scheduleHeartbeat();
         return;

@@ -4,6 +4,8 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  emptyConfig,
+  setPrinterHidden,
   loadConfig,
   readDeviceToken,
   saveConfig,
@@ -83,5 +85,32 @@ describe('agent configuration', () => {
       resolveDataDir({ env: { LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local' }, platform: 'win32' }),
       /Printwire.Agent$/,
     );
+  });
+
+  test('a printer found can be hidden and shown again; unknown and configured ids are refused', () => {
+    const configured = setPrinters(emptyConfig(), ['tcp://10.0.0.9'], () => 'prn_bar');
+    const config = {
+      ...configured,
+      printerIds: { ...configured.printerIds, 'system:Office': 'prn_office' },
+    };
+    const hidden = setPrinterHidden(config, 'prn_office', true);
+    assert.deepEqual(hidden.hiddenPrinters, ['prn_office']);
+    assert.deepEqual(setPrinterHidden(hidden, 'prn_office', true).hiddenPrinters, ['prn_office']);
+    assert.deepEqual(setPrinterHidden(hidden, 'prn_office', false).hiddenPrinters, []);
+    assert.throws(() => setPrinterHidden(config, 'prn_nope', true), {
+      code: 'PRINTER_NOT_FOUND',
+      message: /no printer prn_nope on this agent/,
+    });
+    assert.throws(() => setPrinterHidden(config, 'prn_bar', true), {
+      code: 'VALIDATION_FAILED',
+      message: /prn_bar is configured with --printer/,
+    });
+  });
+
+  test('a configuration file written before printers could be hidden loads with none hidden', () => {
+    const dir = tempDir();
+    const { hiddenPrinters: _, ...older } = emptyConfig();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(older));
+    assert.deepEqual(loadConfig(dir).hiddenPrinters, []);
   });
 });

@@ -35,6 +35,8 @@ const configFileSchema = z.object({
   /** Defaults pushed by the cloud, by agentPrinterId. */
   printerDefaults: z.record(z.string(), printerDefaultsSchema),
   localPort: z.number().int().min(0).max(65535).nullable(),
+  /** Printers found on this computer that the person hid (`printers hide ID`): not reported. */
+  hiddenPrinters: z.array(z.string()),
 });
 export type AgentConfigFile = z.infer<typeof configFileSchema>;
 
@@ -49,6 +51,7 @@ export function emptyConfig(): AgentConfigFile {
     printerIds: {},
     printerDefaults: {},
     localPort: null,
+    hiddenPrinters: [],
   };
 }
 
@@ -150,4 +153,30 @@ export function configuredPrinters(config: AgentConfigFile): ConfiguredPrinter[]
     agentPrinterId: p.agentPrinterId,
     spec: parsePrinterUri(p.uri),
   }));
+}
+
+/**
+ * Hides a printer found on this computer (`printwire-agent printers hide ID`) or shows it again:
+ * a hidden printer is neither used nor reported. `id` is an agentPrinterId this data dir gave;
+ * a printer configured with --printer is not hidden but removed from --printer.
+ */
+export function setPrinterHidden(
+  config: AgentConfigFile,
+  id: string,
+  hidden: boolean,
+): AgentConfigFile {
+  if (!Object.values(config.printerIds).includes(id)) {
+    throw new PrintwireError(
+      'PRINTER_NOT_FOUND',
+      `no printer ${id} on this agent (printwire-agent printers lists the ids)`,
+    );
+  }
+  if (hidden && config.printers.some((p) => p.agentPrinterId === id)) {
+    throw new PrintwireError(
+      'VALIDATION_FAILED',
+      `printer ${id} is configured with --printer: start the agent without it instead of hiding it`,
+    );
+  }
+  const others = config.hiddenPrinters.filter((p) => p !== id);
+  return { ...config, hiddenPrinters: hidden ? [...others, id] : others };
 }

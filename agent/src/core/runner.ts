@@ -8,18 +8,23 @@ export interface RunnerDeps extends Omit<WorkerDeps, 'target'> {
   targetFor: (printer: ConfiguredPrinter) => RenderTarget;
 }
 
-/** Runs one `PrinterWorker` per configured printer. */
+/** Runs one `PrinterWorker` per printer in use; printers come and go as they are found. */
 export class JobRunner {
   readonly #workers = new Map<string, PrinterWorker>();
+  readonly #deps: RunnerDeps;
+  readonly #options: RunnerOptions;
+  #started = false;
+  /** Workers removed while a job of theirs was still running. */
+  readonly #stopping = new Set<Promise<void>>();
 
-  constructor(printers: ConfiguredPrinter[], deps: RunnerDeps, options: RunnerOptions = {}) {
-    for (const printer of printers) {
-      const target = () => deps.targetFor(printer);
-      this.#workers.set(
-        printer.agentPrinterId,
-        new PrinterWorker(printer, { ...deps, target }, options),
-      );
-    }
+  constructor(
+    printers: readonly ConfiguredPrinter[],
+    deps: RunnerDeps,
+    options: RunnerOptions = {},
+  ) {
+    this.#deps = deps;
+    this.#options = options;
+    for (const printer of printers) this.add(printer);
   }
 
   has(agentPrinterId: string): boolean {
@@ -27,7 +32,30 @@ export class JobRunner {
   }
 
   start(): void {
+    this.#started = true;
     for (const worker of this.#workers.values()) worker.start();
+  }
+
+  /** A printer to print on from now on (started at once when the runner runs). */
+  add(printer: ConfiguredPrinter): void {
+    if (this.#workers.has(printer.agentPrinterId)) return;
+    const target = () => this.#deps.targetFor(printer);
+    const worker = new PrinterWorker(printer, { ...this.#deps, target }, this.#options);
+    this.#workers.set(printer.agentPrinterId, worker);
+    if (this.#started) worker.start();
+  }
+
+  /**
+   * Forgets the printer's worker at once (no new job starts on it) and resolves when the job in
+   * progress, if any, is over; `stop` waits for that too.
+   */
+  async remove(agentPrinterId: string): Promise<void> {
+    const worker = this.#workers.get(agentPrinterId);
+    if (!worker) return;
+    this.#workers.delete(agentPrinterId);
+    const stopping = worker.stop().finally(() => this.#stopping.delete(stopping));
+    this.#stopping.add(stopping);
+    await stopping;
   }
 
   /** A job for this printer was queued. */
@@ -40,6 +68,8 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
+    this.#started = false;
     await Promise.all([...this.#workers.values()].map((w) => w.stop()));
+    await Promise.all(this.#stopping);
   }
 }

@@ -53,20 +53,22 @@ function connectionKeyOf(uri: string): string | null {
 }
 
 /**
- * The discovered printers an agent without configured printers uses by itself: USB printers
- * and system queues (serial ports are not necessarily printers and need their baud rate), each
- * with the id remembered for its connection in `config.printerIds`, so it keeps its id (and its
- * cloud printer) across restarts. They are not written into `config.printers`: a printer
- * unplugged is simply not found at the next start. Returns the config with the new ids.
+ * The discovered printers the agent uses beside its configured ones: USB printers and system
+ * queues (serial ports are not necessarily printers and need their baud rate) that are not
+ * configured already, each with the id remembered for its connection in `config.printerIds`, so
+ * it keeps its id (and its cloud printer, alias and defaults) across restarts. Those the person
+ * hid (`config.hiddenPrinters`) are returned apart. They are not written into `config.printers`:
+ * a printer unplugged is simply not found at the next start. Returns the config with the new ids.
  */
 export function autoPrinters(
   config: AgentConfigFile,
   discovered: readonly DiscoveredPrinter[],
   makeId: () => string = newPrinterId,
-): { config: AgentConfigFile; printers: ConfiguredPrinter[] } {
+): { config: AgentConfigFile; printers: ConfiguredPrinter[]; hidden: ConfiguredPrinter[] } {
   const printerIds = { ...config.printerIds };
   const printers: ConfiguredPrinter[] = [];
-  const seen = new Set<string>();
+  const hidden: ConfiguredPrinter[] = [];
+  const seen = new Set<string>(config.printers.map((p) => connectionKeyOf(p.uri) ?? p.uri));
   for (const found of discovered) {
     if (found.connection === 'serial') continue;
     let spec: PrinterSpec;
@@ -80,7 +82,10 @@ export function autoPrinters(
     seen.add(spec.connectionKey);
     const agentPrinterId = printerIds[spec.connectionKey] ?? makeId();
     printerIds[spec.connectionKey] = agentPrinterId;
-    printers.push({ agentPrinterId, spec });
+    (config.hiddenPrinters.includes(agentPrinterId) ? hidden : printers).push({
+      agentPrinterId,
+      spec,
+    });
   }
-  return { config: { ...config, printerIds }, printers };
+  return { config: { ...config, printerIds }, printers, hidden };
 }

@@ -149,7 +149,12 @@ export class AgentConnection implements DeviceLink {
         await this.heartbeat();
         return;
       case 'printers':
-        await devices.printersReported(this.organizationId, this.deviceId, message.printers);
+        await devices.printersReported(
+          this.organizationId,
+          this.deviceId,
+          message.printers,
+          message.hidden,
+        );
         return;
       case 'printer.status':
         await devices.printerStatus(

@@ -281,6 +281,56 @@ describe('the agent gateway', () => {
     });
   });
 
+  describe('inventory', () => {
+    test('a printers message adds printers, keeps those no longer reported offline, and deletes those the person hid', async () => {
+      const org = await h.org();
+      const { deviceId, deviceToken } = await h.activate(org);
+      const { agent } = await TestAgent.online(h.wsUrl, deviceToken, [
+        printerInfo('prn_a', { status: 'online' }),
+        printerInfo('prn_b', { status: 'online' }),
+      ]);
+      const before = await store.devices.listPrinters(org.orgId, deviceId);
+      const a = before.find((p) => p.agentPrinterId === 'prn_a');
+      const b = before.find((p) => p.agentPrinterId === 'prn_b');
+      agent.send({
+        type: 'printers',
+        printers: [
+          printerInfo('prn_a', { status: 'online' }),
+          printerInfo('prn_c', { kind: 'office' }),
+        ],
+      });
+      await until('prn_c listed', async () =>
+        (await store.devices.listPrinters(org.orgId, deviceId)).length === 3 ? true : undefined,
+      );
+      const byId = <T extends { agentPrinterId: string }>(list: T[]) =>
+        [...list].sort((x, y) => x.agentPrinterId.localeCompare(y.agentPrinterId));
+      const listed = byId(await store.devices.listPrinters(org.orgId, deviceId));
+      assert.deepEqual(
+        listed.map((p) => [p.agentPrinterId, p.status, p.kind]),
+        [
+          ['prn_a', 'online', 'receipt'],
+          ['prn_b', 'offline', 'receipt'],
+          ['prn_c', 'online', 'office'],
+        ],
+      );
+      assert.equal(listed[0]!.id, a!.id, 'a printer keeps its cloud id');
+      assert.equal(listed[1]!.id, b!.id);
+      agent.send({
+        type: 'printers',
+        printers: [printerInfo('prn_a', { status: 'online' })],
+        hidden: ['prn_c', 'prn_never_seen'],
+      });
+      await until('prn_c deleted', async () =>
+        (await store.devices.listPrinters(org.orgId, deviceId)).length === 2 ? true : undefined,
+      );
+      assert.deepEqual(
+        byId(await store.devices.listPrinters(org.orgId, deviceId)).map((p) => p.agentPrinterId),
+        ['prn_a', 'prn_b'],
+      );
+      await agent.close();
+    });
+  });
+
   describe('dispatch', () => {
     test('a job for an online device is sent at once; its result is acknowledged and a repeated result changes nothing', async () => {
       const org = await h.org();

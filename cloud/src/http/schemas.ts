@@ -72,10 +72,19 @@ export const printerSchema = z
     codepage: z.string().nullable(),
     capabilities: z.array(z.string()),
     isDefault: z.boolean(),
-    status: z.string().meta({ description: 'online, offline, paper_out, cover_open, error' }),
-    lastStatusAt: isoDate.nullable(),
+    status: z.string().meta({
+      description:
+        'online, offline, paper_out, cover_open, error, or unknown (not read yet); shown within seconds of the agent connecting, and a change made while it was disconnected is reported when it reconnects',
+    }),
+    lastStatusAt: isoDate
+      .nullable()
+      .meta({ description: 'when the cloud recorded the last change of status' }),
   })
-  .meta({ id: 'Printer', description: 'A printer attached to a device (or a sandbox printer).' });
+  .meta({
+    id: 'Printer',
+    description:
+      'A printer attached to a device (or a sandbox printer). An agent reports its configured printers and every printer it finds on its computer (USB printers, system queues), looking again every 30 s; a printer no longer found stays listed, offline; one hidden on the agent (printwire-agent printers hide ID) is removed from the list.',
+  });
 
 export const deviceSchema = z
   .object({
@@ -233,7 +242,8 @@ export const jobOptionsSchema = z
       .optional()
       .meta({ description: 'the paper; default the printer’s or template’s' }),
     expireAfter: z.int().min(60).max(604_800).optional().meta({
-      description: 'seconds a queued job waits before it fails with EXPIRED; default 86400',
+      description:
+        'seconds a queued job waits before it fails with EXPIRED (within 2 s of its expiresAt); default 86400',
     }),
     maxAttempts: z.int().min(1).max(10).optional().meta({ description: 'default 3' }),
   })

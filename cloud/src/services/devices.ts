@@ -128,10 +128,21 @@ export class DeviceService {
   /** A hello was accepted: the device is online and its printers are as it says. */
   async connected(
     device: Device,
-    hello: { os: string; arch: string; agentVersion: string; printers: PrinterInfo[] },
+    hello: {
+      os: string;
+      arch: string;
+      agentVersion: string;
+      printers: PrinterInfo[];
+      hidden?: string[] | undefined;
+    },
   ): Promise<Printer[]> {
     // Printers first: a device that shows online has its printers listed.
-    const printers = await this.printersReported(device.organizationId, device.id, hello.printers);
+    const printers = await this.printersReported(
+      device.organizationId,
+      device.id,
+      hello.printers,
+      hello.hidden,
+    );
     const now = this.deps.clock.now();
     const { os, arch, agentVersion } = hello;
     const presence = await this.deps.store.devices.setPresence(
@@ -171,11 +182,15 @@ export class DeviceService {
     await this.deps.store.devices.touch(organizationId, deviceId, this.deps.clock.now());
   }
 
-  /** hello or `printers`: upserts them (stable cloud ids) and publishes status changes. */
+  /**
+   * hello or `printers`: upserts them (stable cloud ids), removes those the person hid on the
+   * agent's computer, and publishes status changes.
+   */
   async printersReported(
     organizationId: string,
     deviceId: string,
     printers: PrinterInfo[],
+    hidden: readonly string[] = [],
   ): Promise<Printer[]> {
     const now = this.deps.clock.now();
     const changes = await this.deps.store.devices.upsertPrinters(
@@ -183,6 +198,7 @@ export class DeviceService {
       deviceId,
       printers.map(toReported),
       now,
+      hidden,
     );
     await this.publishPrinterChanges(changes, now);
     return changes.map((c) => c.printer);

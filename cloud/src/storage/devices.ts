@@ -177,15 +177,27 @@ export class DevicesRepository {
 
   /**
    * Upserts the agent's printers by (device, agentPrinterId): a known printer keeps its cloud id.
-   * Printers the agent no longer reports are left as they are, marked offline.
+   * Printers the agent no longer reports are left as they are, marked offline; those it names as
+   * `hidden` (hidden by the person at the computer) are deleted.
    */
   async upsertPrinters(
     organizationId: string,
     deviceId: string,
     printers: ReportedPrinter[],
     now: number,
+    hidden: readonly string[] = [],
   ): Promise<PrinterChange[]> {
     return this.write(async (trx) => {
+      const reported = new Set(printers.map((p) => p.agentPrinterId));
+      const removed = hidden.filter((id) => !reported.has(id));
+      if (removed.length > 0) {
+        await trx
+          .deleteFrom('printers')
+          .where('organizationId', '=', organizationId)
+          .where('deviceId', '=', deviceId)
+          .where('agentPrinterId', 'in', removed)
+          .execute();
+      }
       const existing = await trx
         .selectFrom('printers')
         .selectAll()

@@ -1,7 +1,7 @@
 /**
  * Jobs, their content, events, metadata and idempotency keys. Every read and write takes the
  * organization id and the mode: a test key never sees a live job and the other way round.
- * The sweeper's two methods (expire, purge) are the only ones that span organizations.
+ * The sweeper's methods (next expiry, expire, purge) are the only ones that span organizations.
  */
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { PrintwireError } from '@printwire/shared/errors/index';
@@ -658,6 +658,19 @@ export class JobsRepository {
       .limit(limit)
       .execute();
     return rows.map(toJob);
+  }
+
+  /** The earliest expiresAt of a queued job (any organization), or null when none waits. */
+  async nextExpiry(): Promise<number | null> {
+    const row = await this.read
+      .selectFrom('jobs')
+      .select('expiresAt')
+      .where('state', '=', sql.lit('queued')) // a literal, so the partial index applies
+      .where('expiresAt', 'is not', null)
+      .orderBy('expiresAt')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.expiresAt === undefined || row.expiresAt === null ? null : Number(row.expiresAt);
   }
 
   /** Fails every queued job whose expiresAt has passed (errorCode EXPIRED); returns them. */

@@ -19,6 +19,12 @@ const errorCodeSchema = z.enum(Object.keys(ERROR_CATALOG) as [keyof typeof ERROR
 
 // ---------------------------------------------------------------- agent → cloud
 
+/**
+ * The agentPrinterIds of printers the person hid on the agent's computer: the cloud removes them
+ * from its list. Absent (older agents): none.
+ */
+const hiddenPrintersSchema = z.array(idSchema).max(L.maxPrinters).optional();
+
 export const helloSchema = z.object({
   type: z.literal('hello'),
   id: idSchema,
@@ -28,6 +34,7 @@ export const helloSchema = z.object({
   arch: fieldSchema.min(1),
   hostname: fieldSchema,
   printers: z.array(printerInfoSchema).max(L.maxPrinters),
+  hidden: hiddenPrintersSchema,
   queue: queueSummarySchema.optional(),
 });
 
@@ -40,6 +47,7 @@ export const heartbeatSchema = z.object({
 export const printersSchema = z.object({
   type: z.literal('printers'),
   printers: z.array(printerInfoSchema).max(L.maxPrinters),
+  hidden: hiddenPrintersSchema,
 });
 
 export const printerStatusSchema = z.object({

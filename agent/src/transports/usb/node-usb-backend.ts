@@ -226,4 +226,16 @@ export const nodeUsbBackend: UsbBackend = {
     }
     return usb.getDeviceList().map((device) => new NodeUsbDevice(device));
   },
+  watch: (onChange) => {
+    const { usb } = libusb();
+    const listener = () => onChange();
+    usb.on('attach', listener);
+    usb.on('detach', listener);
+    // Hotplug events must not keep the agent's process alive on their own.
+    usb.unrefHotplugEvents();
+    return () => {
+      usb.removeListener('attach', listener);
+      usb.removeListener('detach', listener);
+    };
+  },
 };

@@ -63,6 +63,8 @@ export class RecordingUsbDevice implements UsbDeviceLike {
   unplugged = false;
   /** Bytes the device takes before it is pulled out; null: never. */
   unplugAfterBytes: number | null;
+  /** Another handle holds the device exclusively (Windows while it prints): open fails. */
+  busy = false;
   readonly #options: RecordingUsbDeviceOptions;
   #inFlight = false;
   #pendingStatus: number[] = [];
@@ -99,6 +101,7 @@ export class RecordingUsbDevice implements UsbDeviceLike {
 
   async open(): Promise<void> {
     if (this.unplugged) throw this.#gone();
+    if (this.busy) throw new UsbError('busy', 'LIBUSB_ERROR_BUSY');
     if (this.#options.accessDenied) throw new UsbError('access', 'LIBUSB_ERROR_ACCESS');
     this.opened = true;
   }
@@ -214,8 +217,17 @@ export class RecordingUsbDevice implements UsbDeviceLike {
 
 /** A backend listing fixed devices; `devices` can change between calls (plug, unplug). */
 export class RecordingUsbBackend implements UsbBackend {
+  readonly #watchers = new Set<() => void>();
   constructor(public devices: UsbDeviceLike[]) {}
   list(): UsbDeviceLike[] {
     return this.devices.filter((d) => !(d instanceof RecordingUsbDevice && d.unplugged));
+  }
+  watch(onChange: () => void): () => void {
+    this.#watchers.add(onChange);
+    return () => this.#watchers.delete(onChange);
+  }
+  /** Tells the watchers a device was attached or detached, as libusb's hotplug events do. */
+  hotplug(): void {
+    for (const watcher of this.#watchers) watcher();
   }
 }

@@ -68,4 +68,9 @@ export interface UsbDeviceLike {
 /** Lists the USB devices attached now. */
 export interface UsbBackend {
   list(): UsbDeviceLike[];
+  /**
+   * Calls `onChange` when a USB device is attached or detached, where the platform reports it;
+   * returns the way to stop. Absent: discovery only looks on its interval.
+   */
+  watch?(onChange: () => void): () => void;
 }
