@@ -63,7 +63,7 @@ describe('local mode through the agent gateway', () => {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const o = `/orgs/${org.orgId}`;
     /** One more device of the organization (an activation code is single use). */
@@ -366,7 +366,13 @@ describe('local mode through the agent gateway', () => {
       const read = await fetch(`${h.url}/v1/jobs/${id}`, {
         headers: { authorization: `Bearer ${s.org.liveKey}` },
       });
-      const job = (await read.json()) as Record<string, any>;
+      const job = (await read.json()) as {
+        state: string;
+        printedAt: string;
+        dispatchedAt: string;
+        attempt: number;
+        events: Array<{ state: string; at: string }>;
+      };
       assert.equal(job.state, 'printed');
       assert.equal(job.printedAt, at(2));
       assert.equal(job.dispatchedAt, at(1));
