@@ -6,46 +6,19 @@ import { z } from 'zod';
 import type { FieldIssue } from '../errors/index.js';
 import { CODEPAGES, parseCodepageName } from '../codepage/index.js';
 import { BARCODE_FORMATS } from '../printers/schema.js';
-import { barcodeValueProblem, MAX_BARCODE_LENGTH } from './barcode.js';
+import { barcodeValueProblem } from './barcode.js';
 import { qrMaxBytes, type QrErrorLevel } from './qr-capacity.js';
 import { BLOCK_TYPES, issueMessage, toFieldIssue } from './issues.js';
+import {
+  decodeBase64,
+  IMAGE_SRC_MESSAGE,
+  imageSrcProblem,
+  MAX_RAW_CHARS,
+  RECEIPT_LIMITS,
+} from './limits.js';
+import { validatePlainDocument } from './validate-fast.js';
 
-/** Every limit of a receipt document. */
-export const RECEIPT_LIMITS = {
-  /** Spec "Limits": at most 2000 blocks. */
-  maxBlocks: 2000,
-  /** Characters of a text block's value. */
-  maxTextLength: 4096,
-  minTextSize: 1,
-  maxTextSize: 8,
-  /** Characters of each side of a pair. */
-  maxPairSideLength: 512,
-  maxTableColumns: 16,
-  maxTableRows: 500,
-  maxCellLength: 1024,
-  minQrSize: 1,
-  maxQrSize: 16,
-  /** QR data is UTF-8; version 40 holds at most this many bytes at each error level. */
-  maxQrBytes: { L: qrMaxBytes('L'), M: qrMaxBytes('M'), Q: qrMaxBytes('Q'), H: qrMaxBytes('H') },
-  maxBarcodeLength: MAX_BARCODE_LENGTH,
-  minBarcodeHeight: 1,
-  maxBarcodeHeight: 255,
-  minBarcodeWidth: 1,
-  maxBarcodeWidth: 6,
-  /** Image width in dots: at most the 80 mm paper's 576 (clamped to narrower paper). */
-  maxImageWidth: 576,
-  /** Bytes of an inline image once base64-decoded (the agent's download limit, 2 MB). */
-  maxImageBytes: 2 * 1024 * 1024,
-  /** Pixels of the source image (width × height) decoded at most. */
-  maxImagePixels: 4096 * 4096,
-  /** Rows of the printed image, after resizing to its width in dots. */
-  maxImageHeight: 4096,
-  maxUrlLength: 2048,
-  minFeedLines: 1,
-  maxFeedLines: 255,
-  /** Bytes of a raw block once base64-decoded. */
-  maxRawBytes: 1024 * 1024,
-} as const;
+export { decodeBase64, imageSource, RECEIPT_LIMITS } from './limits.js';
 
 const L = RECEIPT_LIMITS;
 
@@ -152,27 +125,6 @@ const barcodeBlock = z
     if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
   });
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const DATA_URL = /^data:image\/(png|jpeg|jpg);base64,/i;
-
-/** Decodes strict base64 (whitespace allowed), or returns undefined when it is not base64. */
-export function decodeBase64(text: string): Buffer | undefined {
-  const compact = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
-  if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64.test(compact)) return undefined;
-  return Buffer.from(compact, 'base64');
-}
-
-/** Where an image comes from: a URL for the resolver, or the inline base64 text. */
-export function imageSource(src: string): { url: string } | { base64: string } {
-  if (/^https?:\/\//i.test(src)) return { url: src };
-  const m = DATA_URL.exec(src);
-  return { base64: m === null ? src : src.slice(m[0].length) };
-}
-
-const IMAGE_SRC_MESSAGE =
-  'must be an https URL, base64 PNG or JPEG, or a data:image/png or data:image/jpeg base64 URL';
-const MAX_BASE64_CHARS = Math.ceil(L.maxImageBytes / 3) * 4 + 4096;
-
 const imageBlock = z
   .strictObject({
     type: z.literal('image'),
@@ -185,28 +137,6 @@ const imageBlock = z
     const problem = imageSrcProblem(img.src);
     if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['src'], message: problem });
   });
-
-function imageSrcProblem(src: string): string | undefined {
-  const source = imageSource(src);
-  if ('url' in source) {
-    if (src.length > L.maxUrlLength) return `URL must be at most ${L.maxUrlLength} characters`;
-    try {
-      new URL(src);
-    } catch {
-      return IMAGE_SRC_MESSAGE;
-    }
-    return undefined;
-  }
-  if (source.base64.length > MAX_BASE64_CHARS) {
-    return `image must be at most ${L.maxImageBytes} bytes`;
-  }
-  const bytes = decodeBase64(source.base64);
-  if (bytes === undefined) return IMAGE_SRC_MESSAGE;
-  if (bytes.length > L.maxImageBytes) return `image must be at most ${L.maxImageBytes} bytes`;
-  const png = bytes.length > 8 && bytes.readUInt32BE(0) === 0x89504e47;
-  const jpeg = bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  return png || jpeg ? undefined : 'is not a PNG or JPEG image';
-}
 
 const feedBlock = z.strictObject({
   type: z.literal('feed'),
@@ -222,8 +152,6 @@ const drawerBlock = z.strictObject({
   type: z.literal('drawer'),
   pin: z.union([z.literal(2), z.literal(5)], { error: 'must be 2 or 5' }).default(2),
 });
-
-const MAX_RAW_CHARS = Math.ceil(L.maxRawBytes / 3) * 4 + 4096;
 
 const rawBlock = z
   .strictObject({
@@ -284,11 +212,14 @@ export type ReceiptDocumentInput = z.input<typeof receiptDocumentSchema>;
 
 /**
  * Validates a receipt document. Each issue reads `path: rule`, with the path as a user writes it
- * (`blocks[12].size: must be 1-8`).
+ * (`blocks[12].size: must be 1-8`). A valid plain document (as JSON.parse makes them) is checked
+ * by hand (validate-fast.ts, the same rules); anything else, and every issue, by the zod schema.
  */
 export function validateReceiptDocument(
   input: unknown,
 ): { ok: true; document: ReceiptDocument } | { ok: false; issues: FieldIssue[] } {
+  const fast = validatePlainDocument(input);
+  if (fast !== undefined) return { ok: true, document: fast as ReceiptDocument };
   const result = receiptDocumentSchema.safeParse(input, { error: issueMessage });
   if (result.success) return { ok: true, document: result.data };
   return {

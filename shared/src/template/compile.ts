@@ -48,7 +48,7 @@ interface Printer {
 }
 
 const same = (text: string) => text;
-type Lookup = (st: RenderState) => unknown;
+export type Lookup = (st: RenderState) => unknown;
 /** Looks a value up and prints it: one call per tag while rendering. */
 type Value = (stack: unknown[], st: RenderState) => string;
 
@@ -207,7 +207,8 @@ function child(v: unknown, key: string, safe: boolean): unknown {
   return (v as Record<string, unknown>)[key];
 }
 
-function lookup(name: string): Lookup {
+/** How a tag's name is looked up in the context stack (and the @-names in the loops). */
+export function lookup(name: string): Lookup {
   switch (name) {
     case '.':
       return (st) => st.stack[st.stack.length - 1];

@@ -25,6 +25,7 @@ export function escapeHtml(text: string): string {
 
 // Control characters other than tab and line feed are removed from receipt values: a receipt
 // prints text, and ESC or GS reaching the encoder would be printer commands.
+const RECEIPT_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const RECEIPT_CONTROL_ALL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 /**
  * Receipt, inside a JSON string: the value as JSON string content (what JSON.stringify writes
@@ -59,6 +60,16 @@ export function escapeJsonString(text: string): string {
 }
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Whether `text` is a JSON number (what a receipt value outside a string prints as is). */
+export function isJsonNumber(text: string): boolean {
+  return JSON_NUMBER.test(text);
+}
+
+/** A receipt value's text as JSON.parse reads it back once escaped: without control characters. */
+export function withoutControls(text: string): string {
+  return RECEIPT_CONTROL.test(text) ? text.replace(RECEIPT_CONTROL_ALL, '') : text;
+}
 
 /**
  * Receipt, outside a JSON string (`"size": {{size}}`): a string that is a JSON number prints as

@@ -8,7 +8,7 @@
 import type { ReceiptDocument } from '../receipt/schema.js';
 import { TemplateCache } from './cache.js';
 import { compileNodes, outputTooLarge, RenderState } from './compile.js';
-import { TemplateError } from './errors.js';
+import { positionAt, TemplateError } from './errors.js';
 import { tokenize } from './lexer.js';
 import {
   DEFAULT_MAX_DEPTH,
@@ -20,15 +20,18 @@ import {
   type TemplateType,
 } from './limits.js';
 import { parse } from './parser.js';
-import { checkReceipt } from './receipt-check.js';
+import { compileReceiptBuilder } from './receipt-build.js';
+import { checkBuiltReceipt, checkReceipt } from './receipt-check.js';
 
 export { TemplateError, type TemplatePosition } from './errors.js';
-export { TemplateCache } from './cache.js';
+export { TemplateCache, type TemplateCacheOptions } from './cache.js';
 export { zplCommands } from './zpl.js';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_MAX_TEMPLATE_BYTES,
+  DEFAULT_TEMPLATE_CACHE_MAX_CHARS,
+  DEFAULT_TEMPLATE_CACHE_MAX_TEMPLATE_CHARS,
   DEFAULT_TEMPLATE_CACHE_SIZE,
   TEMPLATE_TYPES,
   type CompileOptions,
@@ -42,8 +45,9 @@ export interface CompiledTemplate {
   readonly id: string | undefined;
   readonly version: string | number | undefined;
   /**
-   * Fills the template with `data`. Receipts are then parsed and validated as a receipt document
-   * (TemplateError if they do not). Throws TemplateError for data the template cannot render.
+   * Fills the template with `data`. Receipts must then be a valid receipt document (TemplateError
+   * naming the line and column if not; the document is built from the data where the template
+   * allows, else parsed from the text). Throws TemplateError for data the template cannot render.
    */
   render(data: unknown, options?: RenderOptions): string;
   /** Like `render` but without the receipt document check (identical for other types). */
@@ -52,11 +56,20 @@ export interface CompiledTemplate {
 
 /** Options of `compileTemplate`, with the cache compiled templates are kept in. */
 export interface TemplateOptions extends CompileOptions {
-  /** Where templates with an id are cached; default: one shared LRU of 1000 templates. */
+  /**
+   * Where compiled templates are cached, by type, text, limits, id and version; default: one
+   * shared LRU (DEFAULT_TEMPLATE_CACHE_SIZE templates, see TemplateCache for its other bounds).
+   */
   cache?: TemplateCache<CompiledTemplate>;
 }
 
 const defaultCache = new TemplateCache<CompiledTemplate>();
+
+/** How each compiled receipt template renders its document (renderReceiptDocument). */
+const documentRenderers = new WeakMap<
+  CompiledTemplate,
+  (data: unknown, options?: RenderOptions) => { text: string; document: ReceiptDocument }
+>();
 
 function isTemplateType(type: unknown): type is TemplateType {
   return (TEMPLATE_TYPES as readonly unknown[]).includes(type);
@@ -80,14 +93,22 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
     options.maxOutputBytes,
     DEFAULT_MAX_OUTPUT_BYTES,
   );
-  // Each UTF-16 unit is at least one UTF-8 byte, so the cheap length test only ever passes
-  // templates that are within the limit.
-  if (content.length > maxTemplateBytes || Buffer.byteLength(content, 'utf8') > maxTemplateBytes) {
+  // Each UTF-16 unit is one to three UTF-8 bytes, so the bytes are only counted when the length
+  // alone cannot tell.
+  if (
+    content.length > maxTemplateBytes ||
+    (content.length * 3 > maxTemplateBytes && Buffer.byteLength(content, 'utf8') > maxTemplateBytes)
+  ) {
     throw new TemplateError(
       `the template is ${Buffer.byteLength(content, 'utf8')} bytes, more than the limit of ${maxTemplateBytes} bytes (maxTemplateBytes)`,
     );
   }
-  const op = compileNodes(content, parse(content, tokenize(content), maxDepth), type);
+  const nodes = parse(content, tokenize(content), maxDepth);
+  const op = compileNodes(content, nodes, type);
+  const buildDocument =
+    type === 'receipt'
+      ? compileReceiptBuilder(nodes, (offset) => () => positionAt(content, offset))
+      : undefined;
 
   const renderText = (data: unknown, renderOptions: RenderOptions = {}): string => {
     const max = limit('maxOutputBytes', renderOptions.maxOutputBytes, defaultMaxOutput);
@@ -99,25 +120,52 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
     }
     return out;
   };
-  return {
+  // The document of a receipt: built from the data when the builder follows the template (the
+  // same objects as parsing the text, for less), else parsed from the text.
+  const renderDocument = (data: unknown, renderOptions?: RenderOptions) => {
+    const text = renderText(data, renderOptions); // its limits and data errors come first
+    const built = buildDocument?.(new RenderState(data, Infinity));
+    return {
+      text,
+      document: built === undefined ? checkReceipt(text) : checkBuiltReceipt(built, text),
+    };
+  };
+  // Frozen: a compiled template may be shared through the cache, so nobody may change it.
+  const compiled: CompiledTemplate = Object.freeze({
     type,
     id: options.id,
     version: options.version,
     renderText,
     render:
       type === 'receipt'
-        ? (data, renderOptions) => {
-            const text = renderText(data, renderOptions);
-            checkReceipt(text);
-            return text;
-          }
+        ? (data: unknown, renderOptions?: RenderOptions) => renderDocument(data, renderOptions).text
         : renderText,
-  };
+  });
+  if (type === 'receipt') documentRenderers.set(compiled, renderDocument);
+  return compiled;
+}
+
+/** The cache key of everything but the text: type, limits, id and version. */
+function variantOf(type: TemplateType, options: CompileOptions): string {
+  const { id, version, maxDepth, maxTemplateBytes, maxOutputBytes } = options;
+  if (
+    id === undefined &&
+    version === undefined &&
+    maxDepth === undefined &&
+    maxTemplateBytes === undefined &&
+    maxOutputBytes === undefined
+  ) {
+    return type;
+  }
+  // JSON keeps 1 and "1" apart, and no value can reach into the next.
+  return JSON.stringify([type, id, version, maxDepth, maxTemplateBytes, maxOutputBytes]);
 }
 
 /**
- * Compiles `content` for `type`. With `options.id`, the result is cached under type + id +
- * version (bounded LRU), so stored templates are parsed once. Throws TemplateError naming the
+ * Compiles `content` for `type`. The result is cached (bounded LRU, `options.cache`) under the
+ * text, the type, the limits, the id and the version, so the same template is parsed once, named
+ * or not; texts longer than the cache's `maxTemplateChars` are compiled every time, and a
+ * template that fails to compile is not cached. Throws TemplateError naming the
  * line and column for a template that cannot compile (unclosed or mismatched section, bad tag,
  * unknown type, a value where ZPL needs a command name, too large, nested too deeply).
  */
@@ -132,10 +180,8 @@ export function compileTemplate(
     );
   }
   if (typeof content !== 'string') throw new TemplateError('the template content is not text');
-  if (options.id === undefined) return build(content, type, options);
   const cache = options.cache ?? defaultCache;
-  const key = `${type}\u0000${options.id}\u0000${String(options.version ?? '')}\u0000${options.maxDepth ?? ''}\u0000${options.maxTemplateBytes ?? ''}\u0000${options.maxOutputBytes ?? ''}`;
-  return cache.getOrCreate(key, content, () => build(content, type, options));
+  return cache.getOrCreate(variantOf(type, options), content, () => build(content, type, options));
 }
 
 /**
@@ -144,7 +190,7 @@ export function compileTemplate(
  * Throws TemplateError (a PrintwireError with code INVALID_JOB) for a template that cannot
  * compile or data it cannot render.
  *
- * @param options.id, options.version cache the compiled template (see compileTemplate)
+ * @param options.id, options.version name a stored template (see compileTemplate)
  * @param options.maxTemplateBytes default DEFAULT_MAX_TEMPLATE_BYTES (2 MiB)
  * @param options.maxDepth default DEFAULT_MAX_DEPTH (32 nested sections)
  * @param options.maxOutputBytes default DEFAULT_MAX_OUTPUT_BYTES (10 MiB)
@@ -164,5 +210,6 @@ export function renderReceiptDocument(
   data: unknown,
   options: TemplateOptions = {},
 ): ReceiptDocument {
-  return checkReceipt(compileTemplate(content, 'receipt', options).renderText(data));
+  const compiled = compileTemplate(content, 'receipt', options);
+  return documentRenderers.get(compiled)!(data).document;
 }

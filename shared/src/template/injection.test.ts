@@ -5,7 +5,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileTemplate, TemplateError, zplCommands, type TemplateType } from './index.js';
+import {
+  compileTemplate,
+  renderReceiptDocument,
+  renderTemplate,
+  TemplateError,
+  zplCommands,
+  type TemplateType,
+} from './index.js';
 import { hostileLike, seededRandom } from './hostile.js';
 
 const RUNS = 150;
@@ -165,4 +172,52 @@ test('HTML: hostile values never change the tags or their attributes', () => {
 <p>{{code}}</p></body></html>`;
   const data = { lang: 'fr', title: 'Devis', code: 'Q-1', items };
   property('html', template, data, htmlTags);
+});
+
+describe('the cache and the receipt check keep values from becoming printer commands', () => {
+  test('one text cached as ZPL and as a receipt escapes hostile values for each type', () => {
+    // Valid as both: a ZPL field holding a JSON string, and a receipt whose text reads as ZPL.
+    const template =
+      '{"blocks": [{"type": "text", "value": "^XA^FO20,20^FH^FD{{v}}^FS^XZ"}, {"type": "cut"}]}';
+    const expectedZpl = zplCommands(renderTemplate(template, { v: 'Label' }, 'zpl'));
+    let validated = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const data = hostileLike({ v: 'Label' }, seededRandom(seed), { stringsOnly: true });
+      // Alternating types on the default cache: each render finds its own type's entry.
+      const zpl = renderTemplate(template, data, 'zpl');
+      assert.deepEqual(zplCommands(zpl), expectedZpl, `seed ${seed}`);
+      try {
+        const receipt = renderReceiptDocument(template, data);
+        assert.equal(receipt.blocks.length, 2, `seed ${seed}`);
+        assert.equal(receipt.blocks[1]!.type, 'cut');
+        validated++;
+      } catch (error) {
+        assert.ok(error instanceof TemplateError, String(error)); // too long a text, say
+      }
+      assert.equal(renderTemplate(template, data, 'zpl'), zpl);
+    }
+    assert.ok(validated > 30, `only ${validated} of 60 receipts validated`);
+  });
+
+  test('a validated receipt never carries control characters that came from values', () => {
+    const template =
+      '{"blocks": [{"type": "text", "value": "{{v}}"}, {"type": "pair", "left": "{{v}}", "right": {{v}}}]}';
+    let checked = 0;
+    for (let seed = 1; seed <= 80; seed++) {
+      const data = hostileLike({ v: 'Label' }, seededRandom(seed), { stringsOnly: true });
+      let doc;
+      try {
+        doc = renderReceiptDocument(template, data);
+      } catch (error) {
+        assert.ok(error instanceof TemplateError, String(error));
+        continue; // too long for a pair, say: refused whole
+      }
+      checked++;
+      for (const value of JSON.stringify(doc).match(/"(?:[^"\\]|\\.)*"/g) ?? []) {
+        const text = JSON.parse(value) as string;
+        assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f]/, `seed ${seed}`);
+      }
+    }
+    assert.ok(checked > 40, `only ${checked} of 80 renders validated`);
+  });
 });

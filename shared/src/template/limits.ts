@@ -19,14 +19,23 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 /** Deepest nesting of sections (`{{#a}}{{#b}}…`): 32 levels. */
 export const DEFAULT_MAX_DEPTH = 32;
 
-/** Compiled templates kept by id and version in the default cache: 1000. */
+/** Compiled templates kept in the default cache: 1000. */
 export const DEFAULT_TEMPLATE_CACHE_SIZE = 1000;
+
+/**
+ * Longest template text the cache keeps, in UTF-16 units: 256 Ki (a text larger than any of the
+ * gallery's by far). A longer template is compiled on every call and never evicts others.
+ */
+export const DEFAULT_TEMPLATE_CACHE_MAX_TEMPLATE_CHARS = 256 * 1024;
+
+/** Total text of the templates the cache keeps, in UTF-16 units: 16 Mi. */
+export const DEFAULT_TEMPLATE_CACHE_MAX_CHARS = 16 * 1024 * 1024;
 
 /** Options of `compileTemplate` (and of `renderTemplate`, which adds `maxOutputBytes`). */
 export interface CompileOptions {
-  /** Caches the compiled template under id + version when given (stored templates). */
+  /** The stored template's id, kept on the compiled template (part of its cache key). */
   id?: string;
-  /** The template's version (for example its updatedAt); a new version compiles afresh. */
+  /** The template's version (for example its updatedAt), kept like the id. */
   version?: string | number;
   /** Default DEFAULT_MAX_TEMPLATE_BYTES (2 MiB). */
   maxTemplateBytes?: number;

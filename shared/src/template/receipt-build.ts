@@ -1,0 +1,589 @@
+/**
+ * A receipt template compiled a second time, to build the document itself: the JSON a render
+ * would print, as the objects JSON.parse would make of it, without printing and parsing it again
+ * (parsing cost more than rendering). The template's literal JSON is tokenised once when it is
+ * compiled; a render feeds those tokens and the data's values to a small JSON state machine.
+ *
+ * It only ever builds what JSON.parse would make of the rendered text, or gives up: a template
+ * whose literal text it does not follow is not built at all, and a render it cannot follow (a
+ * missing comma, a raw value that is not one JSON value, …) returns undefined; the caller then
+ * parses the text as before, which also words the error. receipt-build.test.ts compares the two.
+ */
+import { isJsonNumber, withoutControls } from './escape.js';
+import { lookup, type RenderState } from './compile.js';
+import type { TemplateNode } from './parser.js';
+import { isMissing, isTruthy, toJson, toText, type TagRef } from './values.js';
+
+/** Thrown to give up on a render; never escapes this file. */
+const GIVE_UP = Symbol('give up');
+function giveUp(): never {
+  throw GIVE_UP;
+}
+
+// Where the document is: what may come next in the innermost container.
+const ARRAY_FIRST = 0; // after `[`: a value or `]`
+const ARRAY_NEXT = 1; // after a value: `,` or `]`
+const ARRAY_VALUE = 2; // after `,`: a value
+const OBJECT_FIRST = 3; // after `{`: a key or `}`
+const OBJECT_COLON = 4;
+const OBJECT_VALUE = 5;
+const OBJECT_NEXT = 6; // after a value: `,` or `}`
+const OBJECT_KEY = 7; // after `,`: a key
+
+/** The document being built: a JSON parser fed tokens instead of text. */
+class Builder {
+  readonly containers: Array<Record<string, unknown> | unknown[]> = [];
+  readonly states: number[] = [];
+  readonly keys: string[] = [];
+  root: unknown = undefined;
+  hasRoot = false;
+  text: string | undefined = undefined;
+
+  /** A complete value (or a key, where a key belongs and the value is a string). */
+  put(value: unknown): void {
+    const depth = this.states.length - 1;
+    if (depth < 0) {
+      if (this.hasRoot) giveUp();
+      this.root = value;
+      this.hasRoot = true;
+      return;
+    }
+    switch (this.states[depth]) {
+      case ARRAY_FIRST:
+      case ARRAY_VALUE:
+        (this.containers[depth] as unknown[]).push(value);
+        this.states[depth] = ARRAY_NEXT;
+        return;
+      case OBJECT_FIRST:
+      case OBJECT_KEY:
+        // JSON.parse makes an own "__proto__"; assigning one would change the prototype.
+        if (typeof value !== 'string' || value === '__proto__') giveUp();
+        this.keys[depth] = value;
+        this.states[depth] = OBJECT_COLON;
+        return;
+      case OBJECT_VALUE:
+        (this.containers[depth] as Record<string, unknown>)[this.keys[depth]!] = value;
+        this.states[depth] = OBJECT_NEXT;
+        return;
+      default:
+        giveUp();
+    }
+  }
+
+  open(container: Record<string, unknown> | unknown[]): void {
+    const depth = this.states.length - 1;
+    if (depth < 0) {
+      if (this.hasRoot) giveUp();
+    } else {
+      const state = this.states[depth];
+      if (state !== ARRAY_FIRST && state !== ARRAY_VALUE && state !== OBJECT_VALUE) giveUp();
+    }
+    this.containers.push(container);
+    this.states.push(Array.isArray(container) ? ARRAY_FIRST : OBJECT_FIRST);
+    this.keys.push('');
+  }
+
+  close(array: boolean): void {
+    const state = this.states[this.states.length - 1];
+    const ok = array
+      ? state === ARRAY_FIRST || state === ARRAY_NEXT
+      : state === OBJECT_FIRST || state === OBJECT_NEXT;
+    if (!ok) giveUp();
+    const container = this.containers.pop();
+    this.states.pop();
+    this.keys.pop();
+    this.put(container);
+  }
+
+  colon(): void {
+    const depth = this.states.length - 1;
+    if (this.states[depth] !== OBJECT_COLON) giveUp();
+    this.states[depth] = OBJECT_VALUE;
+  }
+
+  comma(): void {
+    const depth = this.states.length - 1;
+    const state = this.states[depth];
+    if (state === ARRAY_NEXT) this.states[depth] = ARRAY_VALUE;
+    else if (state === OBJECT_NEXT) this.states[depth] = OBJECT_KEY;
+    else giveUp();
+  }
+}
+
+type BuildOp = (st: RenderState, b: Builder) => void;
+
+// Tokens of literal text, as found when compiling.
+const T_OPEN_OBJECT = 0;
+const T_CLOSE_OBJECT = 1;
+const T_OPEN_ARRAY = 2;
+const T_CLOSE_ARRAY = 3;
+const T_COLON = 4;
+const T_COMMA = 5;
+const T_VALUE = 6; // a whole literal: a string, number, true, false or null
+const T_STRING_START = 7;
+const T_STRING_PART = 8; // part of a string that holds values
+const T_STRING_END = 9;
+
+/** Tokenises literal template text; undefined where it cannot follow the text. */
+class Lexer {
+  inString = false;
+
+  /** The tokens of `text`, continuing from the state the previous text left. */
+  tokens(text: string): { kinds: number[]; values: unknown[] } | undefined {
+    const kinds: number[] = [];
+    const values: unknown[] = [];
+    let i = 0;
+    const n = text.length;
+    while (i < n) {
+      if (this.inString) {
+        const end = stringEnd(text, i);
+        if (end === undefined) return undefined;
+        const part = decode(text.slice(i, end));
+        if (part === undefined) return undefined;
+        if (part !== '') {
+          kinds.push(T_STRING_PART);
+          values.push(part);
+        }
+        if (end === n) return { kinds, values };
+        kinds.push(T_STRING_END);
+        values.push(undefined);
+        this.inString = false;
+        i = end + 1;
+        continue;
+      }
+      const c = text[i]!;
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+        i++;
+        continue;
+      }
+      const punctuation = PUNCTUATION[c];
+      if (punctuation !== undefined) {
+        kinds.push(punctuation);
+        values.push(undefined);
+        i++;
+        continue;
+      }
+      if (c === '"') {
+        const end = stringEnd(text, i + 1);
+        if (end === undefined) return undefined;
+        const value = decode(text.slice(i + 1, end));
+        if (value === undefined) return undefined;
+        if (end === n) {
+          // The string goes on after a tag.
+          kinds.push(T_STRING_START);
+          values.push(undefined);
+          if (value !== '') {
+            kinds.push(T_STRING_PART);
+            values.push(value);
+          }
+          this.inString = true;
+          return { kinds, values };
+        }
+        kinds.push(T_VALUE);
+        values.push(value);
+        i = end + 1;
+        continue;
+      }
+      LITERAL.lastIndex = i;
+      const m = LITERAL.exec(text);
+      if (m === null) return undefined;
+      kinds.push(T_VALUE);
+      values.push(JSON.parse(m[0]));
+      i += m[0].length;
+    }
+    return { kinds, values };
+  }
+}
+
+const PUNCTUATION: Record<string, number> = {
+  '{': T_OPEN_OBJECT,
+  '}': T_CLOSE_OBJECT,
+  '[': T_OPEN_ARRAY,
+  ']': T_CLOSE_ARRAY,
+  ':': T_COLON,
+  ',': T_COMMA,
+};
+// A literal ends where the next token can start; anything else (`truex`, `1.`) is not followed.
+const LITERAL =
+  /(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)(?=[\s,:\]}[{"]|$)/y;
+
+/**
+ * Where the string that goes on at `from` ends (the offset of its closing quote), or the text's
+ * length when it goes on after the text; undefined when the text ends inside an escape.
+ */
+function stringEnd(text: string, from: number): number | undefined {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) return i;
+    if (c === 92 /* \ */) {
+      if (text[i + 1] === 'u') i += 5;
+      else i += 1;
+      if (i >= text.length) return undefined;
+    }
+  }
+  return text.length;
+}
+
+/** String content as JSON.parse reads it, or undefined when JSON.parse would refuse it. */
+function decode(content: string): string | undefined {
+  if (!content.includes('\\') && !/[\u0000-\u001f]/.test(content)) return content;
+  try {
+    return JSON.parse(`"${content}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+function literal(kinds: number[], values: unknown[]): BuildOp {
+  const n = kinds.length;
+  return (_st, b) => {
+    for (let i = 0; i < n; i++) {
+      switch (kinds[i]) {
+        case T_OPEN_OBJECT:
+          b.open({});
+          break;
+        case T_CLOSE_OBJECT:
+          b.close(false);
+          break;
+        case T_OPEN_ARRAY:
+          b.open([]);
+          break;
+        case T_CLOSE_ARRAY:
+          b.close(true);
+          break;
+        case T_COLON:
+          b.colon();
+          break;
+        case T_COMMA:
+          b.comma();
+          break;
+        case T_VALUE:
+          b.put(values[i]);
+          break;
+        case T_STRING_START:
+          b.text = '';
+          break;
+        case T_STRING_PART:
+          b.text += values[i] as string;
+          break;
+        case T_STRING_END: {
+          const text = b.text;
+          b.text = undefined;
+          b.put(text);
+        }
+      }
+    }
+  };
+}
+
+const UNSAFE_IN_STRING = /["\\\u0000-\u001f]/;
+const JSON_SPACE = /^[ \t\n\r]*$/;
+
+/** What a value tag between JSON tokens printed when it printed nothing. */
+const NOTHING = Symbol('nothing');
+type Make = (st: RenderState) => unknown;
+
+/** A value tag inside a JSON string: the string content JSON.parse reads back from it. */
+function stringPart(name: string, raw: boolean, tag: TagRef): (st: RenderState) => string {
+  const get = lookup(name);
+  if (raw) {
+    return (st) => {
+      const v = get(st);
+      const text = typeof v === 'string' ? v : toText(v, tag);
+      if (UNSAFE_IN_STRING.test(text)) giveUp();
+      return text;
+    };
+  }
+  return (st) => {
+    const v = get(st);
+    if (typeof v === 'string') return withoutControls(v);
+    return isMissing(v) ? '' : withoutControls(toText(v, tag));
+  };
+}
+
+/** A value tag between JSON tokens: the value JSON.parse reads back from it, or NOTHING. */
+function tokenValue(name: string, raw: boolean, tag: TagRef): Make {
+  const get = lookup(name);
+  if (raw) {
+    return (st) => {
+      const v = get(st);
+      const text = typeof v === 'string' ? v : toText(v, tag);
+      if (JSON_SPACE.test(text)) return NOTHING; // only JSON's own whitespace, if anything
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return giveUp();
+      }
+    };
+  }
+  return (st) => {
+    const v = get(st);
+    switch (typeof v) {
+      case 'string':
+        return isJsonNumber(v) ? Number(v) : withoutControls(v);
+      case 'number':
+        // Printed as String(v): -0 reads back as 0; NaN and Infinity print nothing.
+        return Number.isFinite(v) ? (v === 0 ? 0 : v) : NOTHING;
+      case 'boolean':
+        return v;
+      case 'bigint':
+        return Number(v.toString());
+      case 'object':
+        return v === null ? NOTHING : toJson(v, tag);
+      default:
+        return NOTHING; // missing, functions and symbols print nothing
+    }
+  };
+}
+
+// Items of a run of text and value tags (no section between them), before they become ops.
+const I_HOLE = 10; // a value tag between tokens: make
+const I_PART = 11; // a value tag inside a string: part
+const I_MADE = 12; // a whole value (string with values, object, array): make
+
+interface Item {
+  kind: number;
+  value?: unknown;
+  make?: Make;
+  part?: (st: RenderState) => string;
+}
+
+const isValue = (item: Item) =>
+  item.kind === T_VALUE || item.kind === I_MADE || item.kind === I_HOLE;
+const makerOf = (item: Item): Make => {
+  if (item.kind === T_VALUE) {
+    const v = item.value;
+    return () => v;
+  }
+  const make = item.make!;
+  if (item.kind === I_MADE) return make;
+  return (st) => {
+    const v = make(st);
+    return v === NOTHING ? giveUp() : v; // `[{{a}}]` with a missing: rare, left to the text
+  };
+};
+
+/** A string opened and closed within the run, with values in it: one item that makes it. */
+function joinStrings(items: Item[]): Item[] {
+  const out: Item[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (items[i]!.kind !== T_STRING_START) {
+      out.push(items[i]!);
+      continue;
+    }
+    let end = i + 1;
+    while (end < items.length && items[end]!.kind !== T_STRING_END) end++;
+    if (end === items.length) {
+      out.push(...items.slice(i));
+      break;
+    }
+    const parts = items.slice(i + 1, end).map((p) => {
+      if (p.kind === I_PART) return p.part!;
+      const text = p.value as string;
+      return () => text;
+    });
+    out.push({
+      kind: I_MADE,
+      make: (st) => {
+        let text = '';
+        for (let k = 0; k < parts.length; k++) text += parts[k]!(st);
+        return text;
+      },
+    });
+    i = end;
+  }
+  return out;
+}
+
+/** The object or array whose items lie between an opening and its closing, if well formed. */
+function container(inner: Item[], array: boolean): Make | undefined {
+  if (array) {
+    if (inner.length % 2 === 0 && inner.length > 0) return undefined;
+    const makers: Make[] = [];
+    for (let i = 0; i < inner.length; i++) {
+      const item = inner[i]!;
+      if (i % 2 === 1 ? item.kind !== T_COMMA : !isValue(item)) return undefined;
+      if (i % 2 === 0) makers.push(makerOf(item));
+    }
+    return (st) => {
+      const list = new Array<unknown>(makers.length);
+      for (let k = 0; k < makers.length; k++) list[k] = makers[k]!(st);
+      return list;
+    };
+  }
+  // key : value (, key : value)*, with keys written in the template
+  if (inner.length > 0 && (inner.length + 1) % 4 !== 0) return undefined;
+  const keys: string[] = [];
+  const makers: Make[] = [];
+  for (let i = 0; i < inner.length; i += 4) {
+    const [key, colon, item, comma] = inner.slice(i, i + 4) as [Item, Item, Item, Item?];
+    if (key.kind !== T_VALUE || typeof key.value !== 'string' || key.value === '__proto__') {
+      return undefined;
+    }
+    if (colon.kind !== T_COLON || !isValue(item)) return undefined;
+    if (comma !== undefined && comma.kind !== T_COMMA) return undefined;
+    keys.push(key.value);
+    makers.push(makerOf(item));
+  }
+  return (st) => {
+    const object: Record<string, unknown> = {};
+    for (let k = 0; k < keys.length; k++) object[keys[k]!] = makers[k]!(st);
+    return object;
+  };
+}
+
+/** Objects and arrays whose whole text is in the run become one item that makes them. */
+function foldContainers(items: Item[]): Item[] {
+  const out: Item[] = [];
+  const opens: number[] = []; // indexes in `out` of the openings not yet closed
+  for (const item of items) {
+    const closing =
+      item.kind === T_CLOSE_OBJECT
+        ? T_OPEN_OBJECT
+        : item.kind === T_CLOSE_ARRAY
+          ? T_OPEN_ARRAY
+          : -1;
+    if (item.kind === T_OPEN_OBJECT || item.kind === T_OPEN_ARRAY) opens.push(out.length);
+    if (closing === -1 || opens.length === 0 || out[opens[opens.length - 1]!]!.kind !== closing) {
+      if (closing !== -1) opens.length = 0; // closes what another run opened
+      out.push(item);
+      continue;
+    }
+    const start = opens.pop()!;
+    const make = container(out.slice(start + 1), closing === T_OPEN_ARRAY);
+    if (make === undefined) {
+      opens.length = 0; // nothing around a malformed container folds either
+      out.push(item);
+      continue;
+    }
+    out.length = start;
+    out.push({ kind: I_MADE, make });
+  }
+  return out;
+}
+
+/** The ops of a run: literal tokens fed in one go, made values put whole. */
+function runOps(items: Item[]): BuildOp[] {
+  const ops: BuildOp[] = [];
+  let kinds: number[] = [];
+  let values: unknown[] = [];
+  const flush = () => {
+    if (kinds.length > 0) ops.push(literal(kinds, values));
+    kinds = [];
+    values = [];
+  };
+  for (const item of foldContainers(joinStrings(items))) {
+    if (item.kind < I_HOLE) {
+      kinds.push(item.kind);
+      values.push(item.value);
+      continue;
+    }
+    flush();
+    if (item.kind === I_PART) {
+      const part = item.part!;
+      ops.push((st, b) => {
+        b.text += part(st);
+      });
+    } else {
+      const make = item.make!;
+      ops.push((st, b) => {
+        const v = make(st);
+        if (v !== NOTHING) b.put(v);
+      });
+    }
+  }
+  flush();
+  return ops;
+}
+
+function sequence(ops: BuildOp[]): BuildOp {
+  if (ops.length === 1) return ops[0]!;
+  return (st, b) => {
+    for (let i = 0; i < ops.length; i++) ops[i]!(st, b);
+  };
+}
+
+/**
+ * Compiles a receipt template's tree to build its document, or returns undefined when its
+ * literal text is not JSON the builder follows (the render then parses the text as before).
+ * Call only with a tree the text compiler accepted.
+ */
+export function compileReceiptBuilder(
+  nodes: TemplateNode[],
+  at: (offset: number) => TagRef['at'],
+): ((st: RenderState) => unknown) | undefined {
+  const lexer = new Lexer();
+  const block = (children: TemplateNode[]): BuildOp | undefined => {
+    const ops: BuildOp[] = [];
+    let items: Item[] = [];
+    for (const node of children) {
+      if (node.kind === 'text') {
+        const tokens = lexer.tokens(node.text);
+        if (tokens === undefined) return undefined;
+        for (let i = 0; i < tokens.kinds.length; i++) {
+          items.push({ kind: tokens.kinds[i]!, value: tokens.values[i] });
+        }
+      } else if (node.kind === 'value') {
+        const tag = { name: node.name, offset: node.offset, at: at(node.offset) };
+        items.push(
+          lexer.inString
+            ? { kind: I_PART, part: stringPart(node.name, node.raw, tag) }
+            : { kind: I_HOLE, make: tokenValue(node.name, node.raw, tag) },
+        );
+      } else {
+        ops.push(...runOps(items));
+        items = [];
+        const before = lexer.inString;
+        const body = block(node.children);
+        if (body === undefined || lexer.inString !== before) return undefined;
+        ops.push(section(node.name, node.inverted, body));
+      }
+    }
+    ops.push(...runOps(items));
+    return sequence(ops);
+  };
+  const op = block(nodes);
+  if (op === undefined || lexer.inString) return undefined;
+  return (st) => {
+    const b = new Builder();
+    try {
+      op(st, b);
+    } catch (error) {
+      if (error === GIVE_UP) return undefined;
+      throw error;
+    }
+    return b.states.length === 0 && b.hasRoot ? b.root : undefined;
+  };
+}
+
+/** A section, as the text compiler runs it (compile.ts), over build ops. */
+function section(name: string, inverted: boolean, body: BuildOp): BuildOp {
+  const get = lookup(name);
+  if (inverted) {
+    return (st, b) => {
+      const v = get(st);
+      const empty = Array.isArray(v) ? v.length === 0 : typeof v !== 'object' && !isTruthy(v);
+      if (empty || isMissing(v)) body(st, b);
+    };
+  }
+  return (st, b) => {
+    const v = get(st);
+    if (Array.isArray(v)) {
+      const n = v.length;
+      if (n === 0) return;
+      const frame = { index: 0, length: n };
+      st.loops.push(frame);
+      for (let i = 0; i < n; i++) {
+        frame.index = i;
+        st.stack.push(v[i]);
+        body(st, b);
+        st.stack.pop();
+      }
+      st.loops.pop();
+    } else if ((typeof v === 'object' && v !== null) || isTruthy(v)) {
+      st.stack.push(v);
+      body(st, b);
+      st.stack.pop();
+    }
+  };
+}
