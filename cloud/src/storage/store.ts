@@ -16,6 +16,7 @@ import { MailOutbox } from './mail-outbox.js';
 import type { Dialect } from './dialect.js';
 import { migrateToLatest } from './migrations.js';
 import { OrganizationsRepository } from './organizations.js';
+import { SigningKeysRepository } from './signing-keys.js';
 import type { Database } from './schema.js';
 import { TemplatesRepository, type TemplateLimits } from './templates.js';
 import { WebhookOutbox } from './webhook-outbox.js';
@@ -34,6 +35,7 @@ export class Store {
   readonly inventory: InventoryRepository;
   readonly jobs: JobsRepository;
   readonly templates: TemplatesRepository;
+  readonly signingKeys: SigningKeysRepository;
   readonly accounts: AccountsRepository;
   readonly twoFactor: TwoFactorRepository;
   readonly members: MembersRepository;
@@ -67,6 +69,7 @@ export class Store {
     this.inventory = new InventoryRepository(db.reader, write);
     this.jobs = new JobsRepository(db.reader, write, options.jobs, outbox);
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
+    this.signingKeys = new SigningKeysRepository(db.reader, write);
     this.accounts = new AccountsRepository(db.reader, write, this.mailOutbox);
     this.twoFactor = new TwoFactorRepository(write);
     this.members = new MembersRepository(db.reader, write, this.mailOutbox);
