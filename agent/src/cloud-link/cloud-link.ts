@@ -114,11 +114,15 @@ export class CloudLink {
   }
 
   /** Sends when online; otherwise drops it (results travel through the outbox instead). */
-  send(message: AgentMessage): boolean {
+  send(message: AgentMessage | OutboxMessage): boolean {
     const socket = this.#socket;
     if (this.#state !== 'online' || !socket || socket.readyState !== WebSocket.OPEN) return false;
-    socket.send(serializeMessage(message));
-    if (message.type === 'job.result' || message.type === 'job.cancelled') {
+    socket.send(serializeMessage(message as AgentMessage));
+    if (
+      message.type === 'job.result' ||
+      message.type === 'job.cancelled' ||
+      message.type === 'job.local'
+    ) {
       this.#sentAt.set(message.id, this.#o.clock.now());
     }
     return true;
