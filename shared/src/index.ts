@@ -9,3 +9,4 @@ export * from './receipt/index.js';
 export * from './escpos/index.js';
 export * from './template/index.js';
 export * from './gallery/index.js';
+export * from './ids/index.js';

@@ -1,54 +1,38 @@
 import { z } from 'zod';
 import { PROTOCOL_LIMITS as L } from './limits.js';
+import {
+  cutSchema,
+  fieldSchema,
+  idSchema,
+  paperSchema,
+  PRINTER_CONNECTIONS,
+  PRINTER_KINDS,
+  PRINTER_LANGUAGES,
+  PRINTER_STATUSES,
+} from './fields.js';
+import { configTemplateSchema, localSettingsSchema } from './local.js';
 
-/** Building blocks shared by the messages of both directions. */
+/** Building blocks shared by the messages of both directions (see fields.ts). */
 
-export const idSchema = z.string().min(1).max(L.maxIdChars);
-export const fieldSchema = z.string().max(L.maxFieldChars);
-export const textSchema = z.string().max(L.maxTextChars);
-export const isoDateSchema = z.iso.datetime({ offset: true });
-
-export const PAPER_SIZES = ['58mm', '80mm'] as const;
-export const paperSchema = z.enum(PAPER_SIZES);
-
-export const CUT_MODES = ['full', 'partial', 'none'] as const;
-export const cutSchema = z.enum(CUT_MODES);
-
-/** How the agent reaches a printer (the scheme of its URI). */
-export const PRINTER_CONNECTIONS = ['tcp', 'serial', 'usb', 'system'] as const;
-/** The command language a printer speaks. */
-export const PRINTER_LANGUAGES = ['escpos', 'zpl', 'epl'] as const;
-/** What a printer is for: receipts (ESC/POS), labels (ZPL, EPL), pages (system spooler). */
-export const PRINTER_KINDS = ['receipt', 'label', 'office'] as const;
-/**
- * A printer's status as the agent sees it. `unknown` until the first check; `error` covers
- * every other fault the printer reports (cutter jam, overheating).
- */
-export const PRINTER_STATUSES = [
-  'online',
-  'offline',
-  'paper_out',
-  'cover_open',
-  'error',
-  'unknown',
-] as const;
-export type PrinterStatus = (typeof PRINTER_STATUSES)[number];
-
-export const JOB_TYPES = [
-  'receipt',
-  'escpos',
-  'raw',
-  'zpl',
-  'epl',
-  'pdf',
-  'image',
-  'text',
-  'html',
-] as const;
-export type JobType = (typeof JOB_TYPES)[number];
-
-export const JOB_ENCODINGS = ['json', 'base64', 'utf8', 'url'] as const;
-export type JobEncoding = (typeof JOB_ENCODINGS)[number];
+export {
+  idSchema,
+  fieldSchema,
+  textSchema,
+  isoDateSchema,
+  PAPER_SIZES,
+  paperSchema,
+  CUT_MODES,
+  cutSchema,
+  PRINTER_CONNECTIONS,
+  PRINTER_LANGUAGES,
+  PRINTER_KINDS,
+  PRINTER_STATUSES,
+  type PrinterStatus,
+  JOB_TYPES,
+  type JobType,
+  JOB_ENCODINGS,
+  type JobEncoding,
+} from './fields.js';
 
 /** A printer as the agent reports it in `hello` and `printers`. */
 export const printerInfoSchema = z.object({
@@ -95,7 +79,12 @@ export const agentConfigSchema = z.object({
       }),
     )
     .max(L.maxPrinters),
-  /** Templates for local mode: a later issue; agents of this version ignore the content. */
-  templates: z.array(z.unknown()).optional(),
+  /**
+   * Every template of the organization, for local mode (rendered by the agent, also offline).
+   * HTML templates only reach agents from version 1.0.1. Absent from older clouds.
+   */
+  templates: z.array(configTemplateSchema).max(L.maxTemplates).optional(),
+  /** Who may print through the agent's local server. Absent from older clouds. */
+  local: localSettingsSchema.optional(),
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;

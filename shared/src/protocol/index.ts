@@ -26,6 +26,20 @@ export {
   type AgentConfig,
 } from './common.js';
 export {
+  JOB_STATES as PROTOCOL_JOB_STATES,
+  originProblem,
+  configTemplateSchema,
+  configSigningKeySchema,
+  localSettingsSchema,
+  localJobIdSchema,
+  localJobSchema,
+  type JobState as ProtocolJobState,
+  type ConfigTemplate,
+  type ConfigSigningKey,
+  type LocalSettings,
+  type LocalJob,
+} from './local.js';
+export {
   AGENT_MESSAGE_SCHEMAS,
   CLOUD_MESSAGE_SCHEMAS,
   CLOSE_REASONS,

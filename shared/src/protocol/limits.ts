@@ -23,6 +23,23 @@ export const PROTOCOL_LIMITS = {
   maxCopies: 10,
   /** Attempts of one job (the contract's options.maxAttempts is 1 to 10). */
   maxAttempts: 10,
+  /** Templates in one configuration (the spec's 200 per organization). */
+  maxTemplates: 200,
+  /** Characters of one template's content (the spec's 2 MB per organization). */
+  maxTemplateContentChars: 2 * 1024 * 1024,
+  /** Entries of allowedOrigins, and characters of one. */
+  maxAllowedOrigins: 50,
+  maxOriginChars: 255,
+  /** Active signing keys of an organization, and characters of one SPKI PEM public key. */
+  maxSigningKeys: 100,
+  maxPublicKeyChars: 1024,
+  /** A local job's metadata and idempotency key (as POST /v1/jobs allows). */
+  maxMetadataKeys: 50,
+  maxMetadataKeyChars: 40,
+  maxMetadataValueChars: 500,
+  maxIdempotencyKeyChars: 255,
+  /** State changes in one local job's history. */
+  maxJobEvents: 100,
   /** Allowed range of the heartbeat interval the cloud asks for. */
   minHeartbeatIntervalMs: 1000,
   maxHeartbeatIntervalMs: 300_000,

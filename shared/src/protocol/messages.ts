@@ -14,6 +14,7 @@ import {
   textSchema,
 } from './common.js';
 import { PROTOCOL_LIMITS as L } from './limits.js';
+import { jobLocalSchema } from './local.js';
 
 const errorCodeSchema = z.enum(Object.keys(ERROR_CATALOG) as [keyof typeof ERROR_CATALOG]);
 
@@ -167,7 +168,7 @@ export const jobCancelSchema = z.object({
   jobId: idSchema,
 });
 
-/** Confirms a message that carried an `id` (job.result, job.cancelled). */
+/** Confirms a message that carried an `id` (job.result, job.cancelled, job.local). */
 export const ackSchema = z.object({
   type: z.literal('ack'),
   id: idSchema,
@@ -206,6 +207,7 @@ export const AGENT_MESSAGE_SCHEMAS = {
   'job.progress': jobProgressSchema,
   'job.result': jobResultSchema,
   'job.cancelled': jobCancelledSchema,
+  'job.local': jobLocalSchema,
 } as const;
 
 export const CLOUD_MESSAGE_SCHEMAS = {

@@ -9,8 +9,10 @@ import {
   PROTOCOL_VERSION,
   isFatalCloseCode,
   AGENT_CLOSE_CODES,
+  originProblem,
   type AgentMessage,
 } from './index.js';
+import { newId } from '../ids/index.js';
 
 const printer = {
   agentPrinterId: 'p_1',
@@ -292,5 +294,201 @@ describe('agent protocol parsing', () => {
     assert.equal(isFatalCloseCode(AGENT_CLOSE_CODES.PROTOCOL_ERROR), false);
     assert.equal(isFatalCloseCode(1001), false);
     assert.equal(isFatalCloseCode(1006), false);
+  });
+});
+
+describe('local mode on the agent protocol', () => {
+  const L = PROTOCOL_LIMITS;
+  const template = {
+    id: 'tpl_1',
+    name: 'Shelf label',
+    type: 'zpl',
+    content: '^XA^FD{{sku}}^FS^XZ',
+    paper: null,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+  const local = {
+    requireSignature: true,
+    unsignedModeEnabled: false,
+    devModeEnabled: false,
+    allowedOrigins: ['https://shop.example.com'],
+    signingKeys: [
+      { id: 'sk_1', publicKey: '-----BEGIN PUBLIC KEY-----\nMCo=\n-----END PUBLIC KEY-----\n' },
+    ],
+  };
+  const config = (extra: object) =>
+    parseCloudMessage(JSON.stringify({ type: 'config', config: { printers: [], ...extra } }));
+  const localJob = {
+    id: newId('job', Date.parse('2026-01-01T00:00:00Z')),
+    idempotencyKey: null,
+    agentPrinterId: 'p_1',
+    type: 'zpl',
+    templateId: 'tpl_1',
+    metadata: { order: '42' },
+    state: 'printed',
+    attempt: 1,
+    errorCode: null,
+    errorMessage: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:01.000Z',
+    printedAt: '2026-01-01T00:00:01.000Z',
+    events: [
+      { state: 'queued', errorCode: null, at: '2026-01-01T00:00:00.000Z' },
+      { state: 'sending', errorCode: null, at: '2026-01-01T00:00:00.500Z' },
+      { state: 'printed', errorCode: null, at: '2026-01-01T00:00:01.000Z' },
+    ],
+  };
+  const report = (job: object) =>
+    parseAgentMessage(JSON.stringify({ type: 'job.local', id: 'm1', job }));
+
+  test('a config with templates and local settings parses, and one without them still does', () => {
+    const full = config({ templates: [template], local });
+    assert.equal(full.ok, true);
+    if (full.ok && full.message.type === 'config') {
+      assert.equal(full.message.config.templates![0]!.content, template.content);
+      assert.deepEqual(full.message.config.local, local);
+    }
+    assert.equal(config({}).ok, true);
+  });
+
+  test('a template of an unknown type or without its fields is refused', () => {
+    const r = config({ templates: [{ ...template, type: 'pdf' }] });
+    assert.equal(!r.ok && r.error.issues[0]!.path, 'config.templates[0].type');
+    const { updatedAt: _, ...noDate } = template;
+    assert.equal(config({ templates: [noDate] }).ok, false);
+    for (const type of ['zpl', 'epl', 'receipt', 'html']) {
+      assert.equal(config({ templates: [{ ...template, type }] }).ok, true, type);
+    }
+  });
+
+  test('templates, origins and signing keys are capped at their edges', () => {
+    const n = (count: number, item: unknown) => Array(count).fill(item);
+    assert.equal(config({ templates: n(L.maxTemplates, template) }).ok, true);
+    assert.equal(config({ templates: n(L.maxTemplates + 1, template) }).ok, false);
+    const origins = (count: number) => ({
+      local: { ...local, allowedOrigins: n(count, 'https://a.example') },
+    });
+    assert.equal(config(origins(L.maxAllowedOrigins)).ok, true);
+    const over = config(origins(L.maxAllowedOrigins + 1));
+    assert.equal(!over.ok && over.error.issues[0]!.path, 'config.local.allowedOrigins');
+    const keys = (count: number) => ({
+      local: { ...local, signingKeys: n(count, local.signingKeys[0]) },
+    });
+    assert.equal(config(keys(L.maxSigningKeys)).ok, true);
+    assert.equal(config(keys(L.maxSigningKeys + 1)).ok, false);
+    const content = (chars: number) => ({
+      templates: [{ ...template, content: 'x'.repeat(chars) }],
+    });
+    assert.equal(config(content(L.maxTemplateContentChars)).ok, true);
+    assert.equal(config(content(L.maxTemplateContentChars + 1)).ok, false);
+  });
+
+  test('a job.local report with the whole job record parses', () => {
+    const result = report(localJob);
+    assert.equal(result.ok, true);
+    if (result.ok && result.message.type === 'job.local') {
+      assert.equal(result.message.job.id, localJob.id);
+      assert.equal(result.message.job.events.length, 3);
+    }
+    const waiting = { ...localJob, state: 'queued', attempt: 0, printedAt: null, events: [] };
+    assert.equal(report(waiting).ok, true);
+    const failed = {
+      ...localJob,
+      state: 'failed',
+      errorCode: 'PAPER_OUT',
+      errorMessage: 'no paper',
+    };
+    assert.equal(report(failed).ok, true);
+  });
+
+  test('a local job id must be one newId could have made for a job', () => {
+    for (const id of [
+      'job_1',
+      'tpl_' + localJob.id.slice(4),
+      localJob.id + 'X',
+      localJob.id.toLowerCase(),
+    ]) {
+      const result = report({ ...localJob, id });
+      assert.equal(!result.ok && result.error.issues[0]!.path, 'job.id', id);
+    }
+  });
+
+  test('a local job with an unknown state, type or error code is refused', () => {
+    assert.equal(report({ ...localJob, state: 'done' }).ok, false);
+    assert.equal(report({ ...localJob, type: 'svg' }).ok, false);
+    assert.equal(report({ ...localJob, errorCode: 'NOPE' }).ok, false);
+    const badEvent = {
+      ...localJob,
+      events: [{ state: 'queued', errorCode: null, at: 'yesterday' }],
+    };
+    const result = report(badEvent);
+    assert.equal(!result.ok && result.error.issues[0]!.path, 'job.events[0].at');
+  });
+
+  test('a local job is capped at the edges of metadata, attempts, events and its idempotency key', () => {
+    const meta = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 'v']));
+    assert.equal(report({ ...localJob, metadata: meta(L.maxMetadataKeys) }).ok, true);
+    assert.equal(report({ ...localJob, metadata: meta(L.maxMetadataKeys + 1) }).ok, false);
+    const value = (chars: number) => ({ ...localJob, metadata: { k: 'v'.repeat(chars) } });
+    assert.equal(report(value(L.maxMetadataValueChars)).ok, true);
+    assert.equal(report(value(L.maxMetadataValueChars + 1)).ok, false);
+    assert.equal(report({ ...localJob, attempt: L.maxAttempts }).ok, true);
+    assert.equal(report({ ...localJob, attempt: L.maxAttempts + 1 }).ok, false);
+    assert.equal(report({ ...localJob, attempt: -1 }).ok, false);
+    const events = (count: number) => ({
+      ...localJob,
+      events: Array(count).fill(localJob.events[0]),
+    });
+    assert.equal(report(events(L.maxJobEvents)).ok, true);
+    assert.equal(report(events(L.maxJobEvents + 1)).ok, false);
+    const key = (chars: number) => ({ ...localJob, idempotencyKey: 'k'.repeat(chars) });
+    assert.equal(report(key(L.maxIdempotencyKeyChars)).ok, true);
+    assert.equal(report(key(L.maxIdempotencyKeyChars + 1)).ok, false);
+    assert.equal(report(key(0)).ok, false);
+  });
+
+  test('job.local is an agent message, never one the cloud sends', () => {
+    const text = JSON.stringify({ type: 'job.local', id: 'm1', job: localJob });
+    assert.equal(parseCloudMessage(text).ok, false);
+  });
+});
+
+describe('origins of allowedOrigins', () => {
+  test('exact http and https origins, with a port or an IP, are accepted', () => {
+    for (const origin of [
+      'https://shop.example.com',
+      'http://localhost:3000',
+      'https://127.0.0.1:8443',
+      'http://[::1]:8080',
+      'https://xn--caf-dma.example',
+    ]) {
+      assert.equal(originProblem(origin), null, origin);
+    }
+  });
+
+  test('each way an entry differs from an exact origin is named', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['https://shop.example.com/', /trailing slash.*did you mean https:\/\/shop.example.com\?/],
+      ['https://shop.example.com/pay', /no path/],
+      ['https://shop.example.com?x=1', /query/],
+      ['https://user@shop.example.com', /no user/],
+      ['https://*.example.com', /wildcards/],
+      ['*', /wildcards/],
+      ['shop.example.com', /must be an origin/],
+      ['ftp://shop.example.com', /scheme must be https or http/],
+      ['file:///tmp/x', /scheme/],
+      ['https://Shop.Example.com', /lowercase.*did you mean https:\/\/shop.example.com\?/],
+      ['https://shop.example.com:443', /no default port/],
+    ];
+    for (const [origin, pattern] of cases)
+      assert.match(originProblem(origin) ?? 'accepted', pattern, origin);
+  });
+
+  test('an origin is at most 255 characters', () => {
+    const at = 'https://' + 'a'.repeat(PROTOCOL_LIMITS.maxOriginChars - 12) + '.com';
+    assert.equal(at.length, PROTOCOL_LIMITS.maxOriginChars);
+    assert.equal(originProblem(at), null);
+    assert.match(originProblem(at.replace('.com', 'a.com')) ?? '', /at most 255/);
   });
 });
