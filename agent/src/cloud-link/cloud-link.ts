@@ -114,10 +114,10 @@ export class CloudLink {
   }
 
   /** Sends when online; otherwise drops it (results travel through the outbox instead). */
-  send(message: AgentMessage | OutboxMessage): boolean {
+  send(message: AgentMessage): boolean {
     const socket = this.#socket;
     if (this.#state !== 'online' || !socket || socket.readyState !== WebSocket.OPEN) return false;
-    socket.send(serializeMessage(message as AgentMessage));
+    socket.send(serializeMessage(message));
     if (
       message.type === 'job.result' ||
       message.type === 'job.cancelled' ||

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { JobQueue, LocalJobRecord } from '../queue/job-queue.js';
 import type { LocalBackend, LocalEvent, LocalInfo } from './backend.js';
 import { LocalApiError } from './errors.js';
-import { newLocalJobId } from './ids.js';
+import { newId } from '@printwire/shared/ids/index';
 import { prepareLocalJob, type LocalJobRequest } from './job-request.js';
 import {
   loadOriginAnswers,
@@ -172,7 +172,7 @@ export class AgentBackend implements LocalBackend {
     if (o.codepage !== undefined) options.codepage = o.codepage;
     const { id, created } = this.#d.queue.acceptLocal(
       {
-        id: newLocalJobId(now),
+        id: newId('job', now),
         attempt: 1,
         maxAttempts: o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         agentPrinterId: printer.agentPrinterId,

@@ -1,6 +1,11 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import {
+  configTemplateSchema,
+  localSettingsSchema,
+  type ConfigTemplate,
+} from '@printwire/shared/protocol/index';
 
 /**
  * What local mode keeps in the data dir besides the queue: the organization's local settings
@@ -11,13 +16,7 @@ export const LOCAL_SETTINGS_FILE = 'local-settings.json';
 export const TEMPLATES_FILE = 'templates.json';
 export const ORIGINS_FILE = 'local-origins.json';
 
-export const localSettingsSchema = z.object({
-  requireSignature: z.boolean(),
-  unsignedModeEnabled: z.boolean(),
-  devModeEnabled: z.boolean(),
-  allowedOrigins: z.array(z.string()),
-  signingKeys: z.array(z.object({ id: z.string(), publicKey: z.string() })),
-});
+export { localSettingsSchema };
 export type LocalSettings = z.infer<typeof localSettingsSchema>;
 
 /** A new organization's defaults (the contract's): everything off, nothing allowed. */
@@ -29,16 +28,9 @@ export const DEFAULT_LOCAL_SETTINGS: LocalSettings = {
   signingKeys: [],
 };
 
-export const TEMPLATE_TYPES = ['zpl', 'epl', 'receipt', 'html'] as const;
-export const storedTemplateSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  type: z.enum(TEMPLATE_TYPES),
-  content: z.string(),
-  paper: z.string().nullable(),
-  updatedAt: z.string(),
-});
-export type StoredTemplate = z.infer<typeof storedTemplateSchema>;
+/** A template as the cloud's config carries it, stored to render offline. */
+export const storedTemplateSchema = configTemplateSchema;
+export type StoredTemplate = ConfigTemplate;
 
 export const ORIGIN_ANSWERS = ['allow', 'block'] as const;
 export type OriginAnswer = (typeof ORIGIN_ANSWERS)[number];

@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { ErrorCode } from '@printwire/shared/errors/index';
+import { isErrorCode, type ErrorCode } from '@printwire/shared/errors/index';
+import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import type {
   AgentMessageOf,
   DispatchedJob,
   DispatchedJobOptions,
+  LocalJob,
 } from '@printwire/shared/protocol/index';
 import { systemClock, type Clock } from '../core/clock.js';
 import { MIGRATIONS } from './schema.js';
@@ -35,33 +37,12 @@ export interface QueuedJob {
 export type ResultMessage = AgentMessageOf<'job.result'>;
 export type CancelMessage = AgentMessageOf<'job.cancelled'>;
 
-/** A state of a local job as the cloud's job resource names it. */
-export type LocalJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'cancelled';
-
 /** A local job's whole record, as reported to the cloud in `job.local`. */
-export interface LocalJobRecord {
-  id: string;
-  idempotencyKey: string | null;
-  agentPrinterId: string;
-  type: string;
-  templateId: string | null;
-  metadata: Record<string, string>;
-  state: LocalJobState;
-  attempt: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  createdAt: string;
-  updatedAt: string;
-  printedAt: string | null;
-  events: Array<{ state: LocalJobState; errorCode: string | null; at: string }>;
-}
+export type LocalJobRecord = LocalJob;
+export type LocalJobState = LocalJob['state'];
 
 /** The report of a local job to the cloud (the newest record replaces the older one). */
-export interface LocalReportMessage {
-  type: 'job.local';
-  id: string;
-  job: LocalJobRecord;
-}
+export type LocalReportMessage = AgentMessageOf<'job.local'>;
 
 export type OutboxMessage = ResultMessage | CancelMessage | LocalReportMessage;
 
@@ -534,16 +515,18 @@ export class JobQueue {
     if (!row || row.source !== 'local') return null;
     const events = JSON.parse(row.events ?? '[]') as LocalJobRecord['events'];
     const state: LocalJobState = row.state === 'printing' ? 'sending' : row.state;
+    // Attempts made so far: each one began with `sending`.
+    const attempt = events.filter((e) => e.state === 'sending').length;
     return {
       id: row.id,
       idempotencyKey: row.idempotency_key,
       agentPrinterId: row.agent_printer_id,
-      type: row.type,
+      type: row.type as LocalJob['type'],
       templateId: row.template_id,
       metadata: JSON.parse(row.metadata ?? '{}') as Record<string, string>,
       state,
-      attempt: row.attempt,
-      errorCode: state === 'failed' ? row.error_code : null,
+      attempt,
+      errorCode: state === 'failed' ? (row.error_code as ErrorCode | null) : null,
       errorMessage: state === 'failed' ? row.error_message : null,
       createdAt: row.created_at,
       updatedAt: new Date(row.updated_at).toISOString(),
@@ -561,7 +544,15 @@ export class JobQueue {
     const row = this.#row(id);
     if (!row) return;
     const events = JSON.parse(row.events ?? '[]') as LocalJobRecord['events'];
-    events.push({ state, errorCode, at: this.#iso() });
+    events.push({
+      state,
+      errorCode: errorCode !== null && isErrorCode(errorCode) ? errorCode : null,
+      at: this.#iso(),
+    });
+    // The protocol caps a report's events: the first (created) and the newest are kept.
+    if (events.length > PROTOCOL_LIMITS.maxJobEvents) {
+      events.splice(1, events.length - PROTOCOL_LIMITS.maxJobEvents);
+    }
     this.#sql('UPDATE jobs SET events = ?, printed_at = COALESCE(?, printed_at) WHERE id = ?').run(
       JSON.stringify(events),
       printedAt,
