@@ -10,7 +10,7 @@ import { join } from 'node:path';
 const BIN = new URL('../../bin/printwire-agent.mjs', import.meta.url).pathname;
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -33,23 +33,23 @@ describe('printwire-agent local mode commands', () => {
 
   test('origins allow, block and forget keep one answer per origin, and refuse a non-origin', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
-    assert.equal(run('origins', '--data-dir', dir).stdout.trim().startsWith('No answers'), true);
-    run('origins', 'allow', 'https://Shop.example:443', '--data-dir', dir);
-    run('origins', 'block', 'http://evil.example:8080', '--data-dir', dir);
-    const list = JSON.parse(run('origins', '--data-dir', dir, '--json').stdout) as Array<{
-      origin: string;
-      answer: string;
-    }>;
-    assert.deepEqual(
-      list.map((o) => [o.origin, o.answer]),
-      [
-        ['https://shop.example', 'allow'],
-        ['http://evil.example:8080', 'block'],
-      ],
-    );
-    run('origins', 'forget', 'https://shop.example', '--data-dir', dir);
-    const after = JSON.parse(run('origins', '--data-dir', dir, '--json').stdout) as unknown[];
-    assert.equal(after.length, 1);
+    const answers = (...args: string[]) =>
+      (
+        JSON.parse(run('origins', ...args, '--data-dir', dir, '--json').stdout) as Array<{
+          origin: string;
+          answer: string;
+        }>
+      ).map((o) => [o.origin, o.answer]);
+    assert.deepEqual(answers('allow', 'https://Shop.example:443'), [
+      ['https://shop.example', 'allow'],
+    ]);
+    assert.deepEqual(answers('block', 'http://evil.example:8080'), [
+      ['https://shop.example', 'allow'],
+      ['http://evil.example:8080', 'block'],
+    ]);
+    assert.deepEqual(answers('forget', 'https://shop.example'), [
+      ['http://evil.example:8080', 'block'],
+    ]);
     const bad = run('origins', 'allow', 'https://shop.example/path', '--data-dir', dir);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /ORIGIN must be scheme:\/\/host\[:port\]/);
@@ -62,7 +62,7 @@ describe('printwire-agent local mode commands', () => {
     assert.match(r.stderr, /--local-port must be a port number \(1-65535\)/);
   });
 
-  test('status --json names the running local server, and null once the agent stopped', async () => {
+  test('status --json names the running local server, and null once the agent stopped', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
     const port = await freePort();
     const child = spawn(
@@ -72,6 +72,9 @@ describe('printwire-agent local mode commands', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
+    t.after(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
     let out = '';
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (c: Buffer) => {
