@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { PrintwireError, type PrintwireErrorCode } from './errors.js';
 import { newNonce, sha256Hex, signaturePayload } from './sign.js';
 
