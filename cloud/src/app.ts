@@ -24,6 +24,7 @@ import { JobService } from './services/jobs.js';
 import { Sweeper } from './services/sweeper.js';
 import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
 import { gatewayOperations, gatewayRoutes } from './gateway/activate-route.js';
+import { AgentConfigService } from './services/agent-config.js';
 import { DeviceService } from './services/devices.js';
 import { JobDispatcher, type DispatcherOptions } from './services/dispatcher.js';
 import type { Store } from './storage/store.js';
@@ -58,6 +59,8 @@ export interface CloudApp {
   /** The agents' WebSocket server; `serve` attaches it to the HTTP server. */
   gateway: AgentGateway;
   devices: DeviceService;
+  /** Agents' configurations; `changed(orgId)` pushes them to the organization's agents. */
+  agentConfig: AgentConfigService;
   /** Webhook endpoints and the delivery worker; `serve` calls `webhooks.start()`. */
   webhooks: WebhookService;
   /** Every endpoint, as /openapi.json lists it. */
@@ -113,9 +116,12 @@ export function createApp(deps: AppDeps): CloudApp {
     logger,
     ...(dispatch ? { options: dispatch } : {}),
   });
+  const agentConfig = new AgentConfigService({ store, bus, logger });
   const gateway = new AgentGateway({
     devices,
     dispatcher,
+    agentConfig,
+    jobs,
     bus,
     clock,
     logger,
@@ -167,6 +173,7 @@ export function createApp(deps: AppDeps): CloudApp {
     cache,
     clock,
     devices,
+    agentConfig,
     mail: webhooks.mail,
     publicUrl: config.publicUrl,
   });
@@ -188,5 +195,14 @@ export function createApp(deps: AppDeps): CloudApp {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  return { app, jobs, sweeper, gateway, devices, webhooks, operations: OPERATIONS };
+  return {
+    app,
+    jobs,
+    sweeper,
+    gateway,
+    devices,
+    agentConfig,
+    webhooks,
+    operations: OPERATIONS,
+  };
 }

@@ -126,7 +126,22 @@ export interface AlertRulesChanged {
   errorCode?: undefined;
 }
 
-export type BusEvent = JobStateChanged | InventoryChanged | GatewaySignal | AlertRulesChanged;
+/**
+ * What an organization's agents are configured with changed (templates, signing keys, allowed
+ * origins, local-mode settings): every instance sends `config` to the organization's agents
+ * whose sockets it holds.
+ */
+export interface AgentConfigChanged {
+  type: 'agents.config_changed';
+  organizationId: string;
+  jobId?: undefined;
+  state?: undefined;
+  mode?: undefined;
+  errorCode?: undefined;
+}
+
+export type BusEvent =
+  JobStateChanged | InventoryChanged | GatewaySignal | AlertRulesChanged | AgentConfigChanged;
 
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;

@@ -9,6 +9,7 @@ import { sha256 } from '../accounts/secrets.js';
 import { parseWith, type Operation } from '../http/operation.js';
 import { errorBodySchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
+import type { ConfigNotifier } from '../services/agent-config.js';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import { generateApiKey, hashSecret } from '../services/api-keys.js';
 import { generateActivationCode } from '../services/bootstrap.js';
@@ -249,6 +250,14 @@ export const orgOperations = {
   }),
 } satisfies Record<string, Operation>;
 
+/** The settings agents receive in their configuration: a change is pushed to them. */
+const LOCAL_SETTINGS = [
+  'requireSignature',
+  'unsignedModeEnabled',
+  'devModeEnabled',
+  'allowedOrigins',
+] as const;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
@@ -262,6 +271,7 @@ export function presentOrganization(o: Organization) {
     requireSignature: o.requireSignature,
     unsignedModeEnabled: o.unsignedModeEnabled,
     devModeEnabled: o.devModeEnabled,
+    allowedOrigins: o.allowedOrigins,
     createdAt: iso(o.createdAt),
   };
 }
@@ -303,8 +313,14 @@ export function billingPeriod(ms: number): { start: number; end: number } {
   };
 }
 
-export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountService }): Router {
-  const { store, clock, accounts } = deps;
+export function orgRoutes(deps: {
+  store: Store;
+  clock: Clock;
+  accounts: AccountService;
+  /** Local-mode settings reach the organization's agents. */
+  agents: ConfigNotifier;
+}): Router {
+  const { store, clock, accounts, agents } = deps;
   const router = Router();
   const ops = orgOperations;
   const withSession = requireSession(accounts);
@@ -373,6 +389,7 @@ export function orgRoutes(deps: { store: Store; clock: Clock; accounts: AccountS
     const patch = parseWith(patchOrgBody, req.body);
     const org = await store.organizations.update(orgId(req.params), patch, clock.now());
     if (!org) throw new PrintwireError('NOT_FOUND', 'no such organization');
+    if (LOCAL_SETTINGS.some((key) => patch[key] !== undefined)) await agents.changed(org.id);
     res.json(presentOrganization(org));
   });
   route(router, ops.deleteOrg, ...guard(ops.deleteOrg), async (req, res) => {

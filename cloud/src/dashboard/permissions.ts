@@ -1,7 +1,7 @@
 /**
  * The one table of what each organization role may do (../shared/CONTRACT.md "Roles"): owner
  * everything; admin everything but deleting the organization and making or unmaking owners;
- * developer API keys, activation codes, templates, webhooks, jobs and devices; viewer read only.
+ * developer API keys, signing keys, activation codes, templates, webhooks, jobs and devices; viewer read only.
  * Every dashboard route names the permission it needs and is checked against this table.
  */
 import type { Role } from '../storage/accounts.js';
@@ -20,6 +20,8 @@ export const PERMISSIONS = [
   'billing:read',
   'apiKeys:read',
   'apiKeys:write',
+  'signingKeys:read',
+  'signingKeys:write',
   'activationCodes:write',
   'devices:read',
   'devices:write',
@@ -38,6 +40,7 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   developer: new Set<Permission>([
     ...READ,
     'apiKeys:write',
+    'signingKeys:write',
     'activationCodes:write',
     'templates:write',
     'webhooks:write',

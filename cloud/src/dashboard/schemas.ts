@@ -1,5 +1,6 @@
 /** Request and response schemas of the dashboard endpoints (spec "Dashboard endpoints"). */
 import { z } from 'zod';
+import { originProblem, PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import { PLANS, SCOPES } from '../storage/types.js';
 import { PERMISSIONS, ROLES } from './permissions.js';
 
@@ -59,6 +60,26 @@ export const createOrgBody = z.object({
   name: z.string().min(2).max(100),
   locale: locale.default('en'),
 });
+/** Local mode: exact origins whose unsigned requests print (../shared/CONTRACT.md). */
+export const allowedOriginsSchema = z
+  .array(z.string())
+  .max(PROTOCOL_LIMITS.maxAllowedOrigins, {
+    error: `at most ${PROTOCOL_LIMITS.maxAllowedOrigins} origins`,
+  })
+  .superRefine((origins, ctx) => {
+    origins.forEach((origin, i) => {
+      const problem = originProblem(origin);
+      if (problem) ctx.addIssue({ code: 'custom', path: [i], message: problem });
+      else if (origins.indexOf(origin) !== i) {
+        ctx.addIssue({ code: 'custom', path: [i], message: `${origin} is listed twice` });
+      }
+    });
+  })
+  .meta({
+    description: `exact origins (scheme://host[:port], as a browser sends them in Origin), at most ${PROTOCOL_LIMITS.maxAllowedOrigins}; no path, no wildcard`,
+    example: ['https://shop.example.com', 'http://localhost:3000'],
+  });
+
 export const patchOrgBody = z.object({
   name: z.string().min(2).max(100).optional(),
   locale: locale.optional(),
@@ -72,6 +93,7 @@ export const patchOrgBody = z.object({
   requireSignature: z.boolean().optional(),
   unsignedModeEnabled: z.boolean().optional(),
   devModeEnabled: z.boolean().optional(),
+  allowedOrigins: allowedOriginsSchema.optional(),
 });
 export const deleteOrgBody = z.object({ confirm: z.string() });
 export const roleBody = z.object({ role });
@@ -131,6 +153,7 @@ export const organizationSchema = z
     requireSignature: z.boolean(),
     unsignedModeEnabled: z.boolean(),
     devModeEnabled: z.boolean(),
+    allowedOrigins: z.array(z.string()),
     createdAt: z.string(),
   })
   .meta({ id: 'Organization' });

@@ -19,6 +19,7 @@ import type { AccountService } from '../accounts/service.js';
 import { parseWith, type Operation } from '../http/operation.js';
 import { errorBodySchema, templateSchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
+import type { ConfigNotifier } from '../services/agent-config.js';
 import type { Store } from '../storage/store.js';
 import type { Template } from '../storage/types.js';
 import { route } from './auth-routes.js';
@@ -205,8 +206,10 @@ export function templateRoutes(deps: {
   store: Store;
   clock: Clock;
   accounts: AccountService;
+  /** Every change reaches the organization's agents (local mode renders templates offline). */
+  agents: ConfigNotifier;
 }): Router {
-  const { store, clock, accounts } = deps;
+  const { store, clock, accounts, agents } = deps;
   const router = Router();
   const ops = templateOperations;
   const withSession = requireSession(accounts);
@@ -229,8 +232,9 @@ export function templateRoutes(deps: {
     },
   ) => {
     checkCompiles(input.content, input.type);
+    let created: Template;
     try {
-      return await store.templates.create(
+      created = await store.templates.create(
         orgId,
         { name: input.name, type: input.type, content: input.content, paper: input.paper ?? null },
         clock.now(),
@@ -238,6 +242,8 @@ export function templateRoutes(deps: {
     } catch (error) {
       throw withLimitPath(error);
     }
+    await agents.changed(orgId);
+    return created;
   };
 
   route(router, ops.gallery, withSession, (_req, res) => {
@@ -286,6 +292,7 @@ export function templateRoutes(deps: {
     if (body.content !== undefined) checkCompiles(body.content, current.type);
     const updated = await store.accounts.updateTemplate(orgId, id, body, clock.now());
     if (!updated) throw new PrintwireError('NOT_FOUND', `no template ${id}`);
+    await agents.changed(orgId);
     res.json(presentDashboardTemplate(updated));
   });
   route(router, ops.deleteTemplate, ...guard('deleteTemplate'), async (req, res) => {
@@ -293,6 +300,7 @@ export function templateRoutes(deps: {
     if (!(await store.accounts.deleteTemplate(orgId, id))) {
       throw new PrintwireError('NOT_FOUND', `no template ${id}`);
     }
+    await agents.changed(orgId);
     res.json({ message: 'template deleted' });
   });
   route(router, ops.previewTemplate, ...guard('previewTemplate'), async (req, res) => {

@@ -16,9 +16,16 @@ import {
   type CloudMessageOf,
   type RawMessage,
 } from '@printwire/shared/protocol/index';
+import { PrintwireError } from '@printwire/shared/errors/index';
 import type { Clock } from '../lib/clock.js';
+import {
+  printersConfig,
+  type AgentConfigService,
+  type OrganizationConfig,
+} from '../services/agent-config.js';
 import type { DeviceService } from '../services/devices.js';
 import type { DeviceLink, JobDispatcher } from '../services/dispatcher.js';
+import type { JobService } from '../services/jobs.js';
 import type { Device, Printer } from '../storage/types.js';
 
 export interface ConnectionLimits {
@@ -34,6 +41,10 @@ export interface ConnectionLimits {
 export interface ConnectionHost {
   devices: DeviceService;
   dispatcher: JobDispatcher;
+  /** Builds the configuration of welcome and config. */
+  agentConfig: AgentConfigService;
+  /** Stores the local jobs the agent reports (job.local). */
+  jobs: Pick<JobService, 'recordLocal'>;
   clock: Clock;
   logger: Logger;
   limits: ConnectionLimits;
@@ -51,6 +62,10 @@ export class AgentConnection implements DeviceLink {
   /** Epoch ms (injected clock) of the last frame or ping from the agent. */
   lastHeardAt: number;
   private welcomed = false;
+  /** From hello: decides which templates the agent receives (no HTML before 1.0.1). */
+  private agentVersion = '';
+  /** A configuration change arrived between hello and welcome: push once welcomed. */
+  private configStale = false;
   private badMessages = 0;
   private lastSeenWrittenAt: number;
   private lastTokenCheckAt: number;
@@ -173,7 +188,49 @@ export class AgentConnection implements DeviceLink {
         dispatcher.cancelled(this, message);
         this.send({ type: 'ack', id: message.id });
         return;
+      case 'job.local':
+        await this.localJob(message);
+        return;
     }
+  }
+
+  /** Stores the report, then acknowledges it; without the ack the agent sends it again later. */
+  private async localJob(message: AgentMessageOf<'job.local'>): Promise<void> {
+    try {
+      await this.host.jobs.recordLocal(this.organizationId, this.deviceId, message.job);
+    } catch (error) {
+      if (!(error instanceof PrintwireError) || error.code !== 'CONFLICT') throw error;
+      this.refuse('CONFLICT', `job.local: ${error.message}`, message.id);
+      return;
+    }
+    this.send({ type: 'ack', id: message.id });
+  }
+
+  /**
+   * Sends the whole configuration again, with the organization-wide part read once for all of
+   * its agents; nothing before welcome (welcome carries the configuration read after it).
+   */
+  async pushConfig(organization: OrganizationConfig): Promise<void> {
+    if (!this.isOpen) return;
+    if (!this.welcomed) {
+      this.configStale = true;
+      return;
+    }
+    const printers = await this.host.agentConfig.printersOf(this.organizationId, this.deviceId);
+    this.send({ type: 'config', config: this.configWith(organization, printers) });
+  }
+
+  private configWith(
+    organization: OrganizationConfig | undefined,
+    printers: Printer[],
+  ): CloudMessageOf<'config'>['config'] {
+    if (!organization) return { printers: printersConfig(printers) };
+    return this.host.agentConfig.configFor(
+      organization,
+      printers,
+      this.agentVersion,
+      this.deviceId,
+    );
   }
 
   private async hello(message: AgentMessageOf<'hello'>): Promise<void> {
@@ -190,7 +247,11 @@ export class AgentConnection implements DeviceLink {
       this.closeWith(1001, 'shutdown', 'the cloud is shutting down', true);
       return;
     }
-    const printers = await this.host.devices.connected(this.device, message);
+    this.agentVersion = message.agentVersion;
+    const [printers, organization] = await Promise.all([
+      this.host.devices.connected(this.device, message),
+      this.host.agentConfig.organizationConfig(this.organizationId),
+    ]);
     this.welcomed = true;
     this.send({
       type: 'welcome',
@@ -198,9 +259,15 @@ export class AgentConnection implements DeviceLink {
       protocolVersion: PROTOCOL_VERSION,
       deviceId: this.deviceId,
       heartbeatIntervalMs: this.host.limits.heartbeatIntervalMs,
-      config: configFor(printers),
+      config: this.configWith(organization, printers),
     });
     this.host.dispatcher.attach(this);
+    if (this.configStale) {
+      // The welcome's configuration may have been read before that change was stored.
+      this.configStale = false;
+      const fresh = await this.host.agentConfig.organizationConfig(this.organizationId);
+      if (fresh) await this.pushConfig(fresh);
+    }
     // The backlog goes out paced with other devices' backlogs; messages keep being handled.
     void this.host.dispatcher
       .sendBacklog(this)
@@ -270,19 +337,4 @@ export class AgentConnection implements DeviceLink {
       logger.error({ err, deviceId: this.deviceId }, 'marking the device offline failed');
     }
   }
-}
-
-/** The `config` of welcome: per-printer defaults and the cloud's printer ids. */
-export function configFor(printers: Printer[]): CloudMessageOf<'welcome'>['config'] {
-  return {
-    printers: printers.map((p) => ({
-      agentPrinterId: p.agentPrinterId,
-      printerId: p.id,
-      isDefault: p.isDefault,
-      defaults: {
-        ...(p.paper === '58mm' || p.paper === '80mm' ? { paper: p.paper } : {}),
-        ...(p.codepage ? { codepage: p.codepage } : {}),
-      },
-    })),
-  };
 }

@@ -13,9 +13,12 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import type { BusEvent, EventBus } from '../cache/types.js';
 import { millisecondsFromEnv } from '../config.js';
+import { CoalescedPass } from '../lib/coalesced.js';
 import type { Clock } from '../lib/clock.js';
+import type { AgentConfigService } from '../services/agent-config.js';
 import type { DeviceService } from '../services/devices.js';
 import type { JobDispatcher } from '../services/dispatcher.js';
+import type { JobService } from '../services/jobs.js';
 import type { Device } from '../storage/types.js';
 import { AgentConnection, type ConnectionLimits } from './connection.js';
 
@@ -43,6 +46,8 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
 export interface GatewayDeps {
   devices: DeviceService;
   dispatcher: JobDispatcher;
+  agentConfig: AgentConfigService;
+  jobs: Pick<JobService, 'recordLocal'>;
   bus: EventBus;
   clock: Clock;
   logger: Logger;
@@ -70,6 +75,8 @@ export class AgentGateway {
   private readonly wss: WebSocketServer;
   private readonly connections = new Map<string, AgentConnection>();
   private readonly all = new Set<AgentConnection>();
+  /** Per organization: configuration pushes, one at a time, changes meanwhile folded in. */
+  private readonly configPushes = new Map<string, CoalescedPass>();
   private unsubscribe: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closing = false;
@@ -125,6 +132,8 @@ export class AgentGateway {
       const connection = new AgentConnection(ws, found, token, randomUUID(), {
         devices: this.deps.devices,
         dispatcher: this.deps.dispatcher,
+        agentConfig: this.deps.agentConfig,
+        jobs: this.deps.jobs,
         clock: this.deps.clock,
         logger: this.deps.logger,
         limits: this.options,
@@ -164,11 +173,44 @@ export class AgentGateway {
       this.deps.dispatcher.onJobEvent(event);
       return;
     }
+    if (event.type === 'agents.config_changed') {
+      void this.pushConfig(event.organizationId);
+      return;
+    }
     if (event.type !== 'gateway.signal') return;
     const connection = this.connections.get(event.deviceId);
     if (!connection || connection.organizationId !== event.organizationId) return;
     if (event.action === 'revoked') connection.revoked();
     else if (event.connectionId !== connection.id) connection.supersede();
+  }
+
+  /**
+   * Sends `config` to every agent of the organization connected here, reading the organization's
+   * part once. Resolves when done (tests await it); failures are logged.
+   */
+  pushConfig(organizationId: string): Promise<void> {
+    let pass = this.configPushes.get(organizationId);
+    if (!pass) {
+      pass = new CoalescedPass(
+        async () => {
+          const here = [...this.connections.values()].filter(
+            (c) => c.organizationId === organizationId,
+          );
+          if (here.length === 0) return;
+          const organization = await this.deps.agentConfig.organizationConfig(organizationId);
+          if (!organization) return;
+          for (const connection of here) await connection.pushConfig(organization);
+        },
+        (err) => this.deps.logger.error({ err, organizationId }, 'pushing agent configs failed'),
+      );
+      this.configPushes.set(organizationId, pass);
+    }
+    const current = pass;
+    return current.run().finally(() => {
+      if (this.configPushes.get(organizationId) === current && !current.busy) {
+        this.configPushes.delete(organizationId);
+      }
+    });
   }
 
   /** Devices connected here that have been silent for longer than the liveness limit. */

@@ -1,7 +1,8 @@
 /**
  * Several cloud instances: two apps sharing one PostgreSQL schema and one Redis bus. A job
  * created on one reaches an agent connected to the other; a device connecting to a second
- * instance closes its older socket on the first; a revocation anywhere closes the socket.
+ * instance closes its older socket on the first; a revocation anywhere closes the socket; a
+ * configuration change on one reaches an agent connected to the other.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -90,5 +91,27 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     assert.equal((await stores[0]!.devices.get(org.orgId, deviceId))?.status, 'online');
     await one.cloud.devices.revoke(org.orgId, deviceId);
     assert.equal(await second.agent.closed, AGENT_CLOSE_CODES.UNAUTHORIZED);
+  });
+
+  test('a signing key created and revoked on one instance reaches the agent connected to the other within 5 s', async () => {
+    const org = await one.org();
+    const { deviceToken } = await one.activate(org);
+    const { agent, welcome } = await TestAgent.online(two.wsUrl, deviceToken);
+    assert.deepEqual(welcome.config.local?.signingKeys, []);
+    // What POST and DELETE /orgs/{orgId}/signing-keys do, on instance one.
+    const key = await stores[0]!.signingKeys.create(
+      org.orgId,
+      { name: 'server', publicKey: '-----BEGIN PUBLIC KEY-----\nMCo=\n-----END PUBLIC KEY-----\n' },
+      Date.now(),
+      100,
+    );
+    await one.cloud.agentConfig.changed(org.orgId);
+    const pushed = await agent.next('config', () => true, 5000);
+    assert.deepEqual(pushed.config.local?.signingKeys, [{ id: key.id, publicKey: key.publicKey }]);
+    await stores[0]!.signingKeys.revoke(org.orgId, key.id, Date.now());
+    await one.cloud.agentConfig.changed(org.orgId);
+    const revoked = await agent.next('config', () => true, 5000);
+    assert.deepEqual(revoked.config.local?.signingKeys, []);
+    await agent.close();
   });
 });

@@ -37,6 +37,11 @@ export class CoalescedPass {
     return this.running;
   }
 
+  /** True while a pass runs (or one more is folded in after it). */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   /** Resolves when the pass in progress, if any, has ended. */
   async idle(): Promise<void> {
     await this.running;

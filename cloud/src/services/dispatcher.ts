@@ -120,7 +120,8 @@ export class JobDispatcher {
 
   /** Bus handler: sends a new job to its device, or a cancel to the agent holding the job. */
   onJobEvent(event: JobStateChanged): void {
-    if (event.mode !== 'live') return;
+    // A local job is the agent's own report: the cloud never sends it (nor cancels it).
+    if (event.mode !== 'live' || event.job.source === 'local') return;
     const deviceId = typeof event.job.deviceId === 'string' ? event.job.deviceId : null;
     if (!deviceId) return;
     const link = this.links.get(deviceId);

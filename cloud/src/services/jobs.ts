@@ -14,7 +14,8 @@ import { presentJob } from '../http/present.js';
 import type { Clock } from '../lib/clock.js';
 import { printedBytes, printVirtually, type VirtualJob } from '../sandbox/virtual-printer.js';
 import type { WriteOptions } from '../storage/group-commit.js';
-import type { JobFilter } from '../storage/jobs.js';
+import type { JobFilter, LocalJobResult } from '../storage/jobs.js';
+import type { LocalJob } from '@printwire/shared/protocol/index';
 import type { Store } from '../storage/store.js';
 import type {
   Job,
@@ -222,9 +223,46 @@ export class JobService {
     return this.deps.store.jobs.list(ctx.organization.id, ctx.mode, filter, page);
   }
 
-  /** queued → cancelled; a finished job is 409 JOB_ALREADY_FINISHED, one being sent 409 CONFLICT. */
+  /**
+   * queued → cancelled; a finished job is 409 JOB_ALREADY_FINISHED, one being sent 409 CONFLICT,
+   * a local job 409 CONFLICT (it is cancelled on the computer that prints it).
+   */
   async cancel(ctx: JobContext, id: string): Promise<Job> {
+    const job = await this.get(ctx, id);
+    if (job.source === 'local' && job.finishedAt === null) {
+      throw new PrintwireError(
+        'CONFLICT',
+        `job ${id} was printed locally: cancel it through the agent that prints it`,
+      );
+    }
     return this.transition(ctx.organization.id, id, 'cancelled', {}, ctx.mode);
+  }
+
+  /**
+   * `job.local`: stores what the agent reported of a job a web page printed through it, and
+   * publishes the events the report added (webhooks, the dashboard's live channel). Repeated or
+   * older reports publish nothing.
+   */
+  async recordLocal(
+    organizationId: string,
+    deviceId: string,
+    reported: LocalJob,
+  ): Promise<LocalJobResult> {
+    const ms = (iso: string) => Date.parse(iso);
+    const result = await this.deps.store.jobs.upsertLocal(
+      organizationId,
+      deviceId,
+      {
+        ...reported,
+        createdAt: ms(reported.createdAt),
+        updatedAt: ms(reported.updatedAt),
+        printedAt: reported.printedAt === null ? null : ms(reported.printedAt),
+        events: reported.events.map((e) => ({ ...e, at: ms(e.at) })),
+      },
+      this.deps.clock.now(),
+    );
+    if (result.events.length > 0) await this.publish(result.job, result.events);
+    return result;
   }
 
   /** A new job with the same content and target, metadata.reprintOf naming the original. */

@@ -340,13 +340,15 @@ export class DevicesRepository {
     state: 'queued' | 'sending' | 'cancelled',
     options: { limit: number; dispatchedOnly?: boolean; finishedAfter?: number },
   ): Promise<Job[]> {
+    // Local jobs are the agent's own: never sent to it, so never part of its backlog.
     let q = this.read
       .selectFrom('jobs')
       .selectAll()
       .where('organizationId', '=', organizationId)
       .where('deviceId', '=', deviceId)
       .where('mode', '=', 'live')
-      .where('state', '=', sql.lit(state));
+      .where('state', '=', sql.lit(state))
+      .where('source', '=', sql.lit('cloud'));
     if (options.dispatchedOnly) q = q.where('dispatchedAt', 'is not', null);
     if (options.finishedAfter !== undefined) q = q.where('finishedAt', '>', options.finishedAfter);
     const rows = await q.orderBy('createdAt').orderBy('id').limit(options.limit).execute();

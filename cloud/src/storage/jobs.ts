@@ -7,7 +7,12 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from './cursor.js';
-import { transition, type TransitionInfo, type TransitionResult } from './job-states.js';
+import {
+  isFinished,
+  transition,
+  type TransitionInfo,
+  type TransitionResult,
+} from './job-states.js';
 import type { WriteOptions } from './group-commit.js';
 import { usagePeriod, type WriteFn } from './organizations.js';
 import { PreparedCache, slot } from './prepared.js';
@@ -40,6 +45,32 @@ export interface NewJob {
   monthlyQuota: number | null;
   /** Transitions applied right after `queued`, in the same transaction (the sandbox's print). */
   then?: Array<{ state: JobState } & TransitionInfo>;
+}
+
+/** A local job as the agent reported it (`job.local`), times in epoch milliseconds. */
+export interface LocalJobReport {
+  id: string;
+  idempotencyKey: string | null;
+  agentPrinterId: string;
+  type: string;
+  templateId: string | null;
+  metadata: Record<string, string>;
+  state: JobState;
+  attempt: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: number;
+  updatedAt: number;
+  printedAt: number | null;
+  events: Array<{ state: JobState; errorCode: string | null; at: number }>;
+}
+
+export interface LocalJobResult {
+  /** The job as stored after the report. */
+  job: Job;
+  /** The events this report added (what is announced). */
+  events: JobEvent[];
+  outcome: 'created' | 'updated' | 'unchanged';
 }
 
 export interface CreateJobResult {
@@ -181,7 +212,9 @@ export class JobsRepository {
       await this.idempotencyInsert.run(trx, { ...scope, jobId: id, now });
     }
 
-    if (input.mode === 'live') await this.countLiveJob(trx, input, now);
+    if (input.mode === 'live') {
+      await this.countLiveJob(trx, input.organizationId, input.monthlyQuota, now);
+    }
 
     let job: Job = {
       id,
@@ -365,11 +398,12 @@ export class JobsRepository {
 
   private async countLiveJob(
     trx: Transaction<Database>,
-    input: NewJob,
+    organizationId: string,
+    monthlyQuota: number | null,
     now: number,
   ): Promise<void> {
     const period = usagePeriod(now);
-    const values = { org: input.organizationId, period, quota: input.monthlyQuota };
+    const values = { org: organizationId, period, quota: monthlyQuota };
     await this.prepared
       .get('usage.ensure', () =>
         this.read
@@ -378,7 +412,7 @@ export class JobsRepository {
           .onConflict((oc) => oc.columns(['organizationId', 'period']).doNothing()),
       )
       .run(trx, values);
-    const limited = input.monthlyQuota !== null;
+    const limited = monthlyQuota !== null;
     const result = await this.prepared
       .get(`usage.count.${limited}`, () => {
         const q = this.read
@@ -392,10 +426,135 @@ export class JobsRepository {
     if (Number(result.numAffectedRows ?? 0) === 0) {
       throw new PrintwireError(
         'LICENSE_LIMIT',
-        `the plan's ${input.monthlyQuota} live jobs of this month are used up`,
-        { details: { quota: input.monthlyQuota, period } },
+        `the plan's ${monthlyQuota} live jobs of this month are used up`,
+        { details: { quota: monthlyQuota, period } },
       );
     }
+  }
+
+  /**
+   * Records what an agent reported of a job a web page printed through it (`job.local`): the
+   * first report inserts the job (source local, live, counted once in the monthly usage of the
+   * month it arrives in, never refused: the job already printed), later ones bring it to the
+   * reported state and add the events it did not have. A report older than the stored job, or
+   * about a job already finished, changes nothing; so does the same report twice. CONFLICT when
+   * the id belongs to a job that is not this device's local job.
+   */
+  async upsertLocal(
+    organizationId: string,
+    deviceId: string,
+    report: LocalJobReport,
+    now: number,
+  ): Promise<LocalJobResult> {
+    return this.write(async (trx) => {
+      const row = await trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', report.id)
+        .executeTakeFirst();
+      const stored = row ? toJob(row) : undefined;
+      if (
+        stored &&
+        (stored.organizationId !== organizationId ||
+          stored.source !== 'local' ||
+          stored.deviceId !== deviceId)
+      ) {
+        throw new PrintwireError('CONFLICT', `job id ${report.id} is taken by another job`);
+      }
+      const printer = await trx
+        .selectFrom('printers')
+        .select('id')
+        .where('organizationId', '=', organizationId)
+        .where('deviceId', '=', deviceId)
+        .where('agentPrinterId', '=', report.agentPrinterId)
+        .executeTakeFirst();
+      const finished = isFinished(report.state);
+      const lastAt = report.events.reduce((at, e) => Math.max(at, e.at), report.updatedAt);
+      const job: Job = {
+        id: report.id,
+        organizationId,
+        mode: 'live',
+        idempotencyKey: report.idempotencyKey,
+        deviceId,
+        printerId: printer?.id ?? null,
+        source: 'local',
+        type: report.type,
+        // The content stays on the agent: nothing to send, reprint or keep.
+        encoding: '',
+        templateId: report.templateId,
+        state: report.state,
+        attempt: report.attempt,
+        maxAttempts: Math.max(1, report.attempt),
+        errorCode: report.state === 'failed' ? (report.errorCode ?? 'PRINTER_ERROR') : null,
+        errorMessage: report.state === 'failed' ? report.errorMessage : null,
+        metadata: report.metadata,
+        options: {},
+        contentRetained: false,
+        hasPreview: false,
+        createdAt: report.createdAt,
+        updatedAt: report.updatedAt,
+        dispatchedAt: report.events.find((e) => e.state === 'sending')?.at ?? null,
+        printedAt: report.state === 'printed' ? (report.printedAt ?? lastAt) : null,
+        expiresAt: null,
+        finishedAt: finished ? lastAt : null,
+      };
+      if (stored) {
+        if (stored.finishedAt !== null || report.updatedAt <= stored.updatedAt) {
+          return { job: stored, events: [], outcome: 'unchanged' as const };
+        }
+      } else {
+        await this.countLiveJob(trx, organizationId, null, now);
+      }
+      const known = stored
+        ? Number(
+            (
+              await trx
+                .selectFrom('jobEvents')
+                .select((eb) => eb.fn.countAll<number>().as('count'))
+                .where('jobId', '=', report.id)
+                .where('organizationId', '=', organizationId)
+                .executeTakeFirstOrThrow()
+            ).count,
+          )
+        : 0;
+      const events: JobEvent[] = report.events.slice(known).map((e) => ({
+        state: e.state,
+        errorCode: e.errorCode,
+        errorMessage: e.state === 'failed' ? job.errorMessage : null,
+        at: e.at,
+      }));
+      const columns = { ...this.jobColumns(job), contentExpiresAt: null };
+      if (stored) {
+        const { id: _id, organizationId: _org, ...changes } = columns;
+        await trx.updateTable('jobs').set(changes).where('id', '=', job.id).execute();
+        await trx.deleteFrom('jobMetadata').where('jobId', '=', job.id).execute();
+      } else {
+        await trx.insertInto('jobs').values(columns).execute();
+      }
+      if (events.length > 0) {
+        await trx
+          .insertInto('jobEvents')
+          .values(events.map((e) => ({ jobId: job.id, organizationId, ...e })))
+          .execute();
+      }
+      const pairs = Object.entries(job.metadata);
+      if (pairs.length > 0) {
+        await trx
+          .insertInto('jobMetadata')
+          .values(pairs.map(([key, value]) => ({ jobId: job.id, organizationId, key, value })))
+          .execute();
+      }
+      // Each event's webhook shows the job as it was right after that event.
+      const snapshots = events.map((e) => ({
+        ...job,
+        state: e.state,
+        errorCode: e.errorCode,
+        errorMessage: e.errorMessage,
+        updatedAt: e.at,
+      }));
+      await this.outbox?.recordJob(trx, job, events, snapshots);
+      return { job, events, outcome: stored ? ('updated' as const) : ('created' as const) };
+    });
   }
 
   private async getIn(
@@ -653,6 +812,7 @@ export class JobsRepository {
       .where('deviceId', '=', deviceId)
       .where('mode', '=', 'live')
       .where('state', '=', sql.lit('queued')) // a literal, so the partial index applies
+      .where('source', '=', sql.lit('cloud'))
       .orderBy('createdAt')
       .orderBy('id')
       .limit(limit)

@@ -10,6 +10,7 @@ import { webhooksMigration } from './migrations/0004-webhooks.js';
 import { webhookOutboxMigration } from './migrations/0005-webhook-outbox.js';
 import { mailOutboxMigration } from './migrations/0006-mail-outbox.js';
 import { accountMailMigration } from './migrations/0007-account-mail.js';
+import { localModeMigration } from './migrations/0008-local-mode.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -308,6 +309,7 @@ class InCodeMigrations implements MigrationProvider {
       '0005_webhook_outbox': webhookOutboxMigration(),
       '0006_mail_outbox': mailOutboxMigration(),
       '0007_account_mail': accountMailMigration(this.dialect),
+      '0008_local_mode': localModeMigration(),
     };
   }
 }

@@ -43,6 +43,7 @@ export interface OrganizationPatch {
   requireSignature?: boolean;
   unsignedModeEnabled?: boolean;
   devModeEnabled?: boolean;
+  allowedOrigins?: string[];
 }
 
 /** Calendar month in UTC of a timestamp: the period of the monthly quota. */
@@ -76,6 +77,7 @@ export class OrganizationsRepository {
         unsignedModeEnabled: 0,
         devModeEnabled: 0,
         settings: '{}',
+        allowedOrigins: '[]',
         createdAt: now,
         updatedAt: now,
       };
@@ -153,6 +155,9 @@ export class OrganizationsRepository {
       if (patch.unsignedModeEnabled !== undefined)
         values.unsignedModeEnabled = patch.unsignedModeEnabled ? 1 : 0;
       if (patch.devModeEnabled !== undefined) values.devModeEnabled = patch.devModeEnabled ? 1 : 0;
+      if (patch.allowedOrigins !== undefined) {
+        values.allowedOrigins = JSON.stringify(patch.allowedOrigins);
+      }
       const row = await trx
         .updateTable('organizations')
         .set(values)
@@ -239,6 +244,7 @@ export class OrganizationsRepository {
           'organizations.unsignedModeEnabled as orgUnsignedModeEnabled',
           'organizations.devModeEnabled as orgDevModeEnabled',
           'organizations.settings as orgSettings',
+          'organizations.allowedOrigins as orgAllowedOrigins',
           'organizations.createdAt as orgCreatedAt',
           'organizations.updatedAt as orgUpdatedAt',
         ])
@@ -253,6 +259,7 @@ export class OrganizationsRepository {
       orgUnsignedModeEnabled: number;
       orgDevModeEnabled: number;
       orgSettings: string;
+      orgAllowedOrigins: string;
       orgCreatedAt: number;
       orgUpdatedAt: number;
     };
@@ -270,6 +277,7 @@ export class OrganizationsRepository {
         unsignedModeEnabled: row.orgUnsignedModeEnabled,
         devModeEnabled: row.orgDevModeEnabled,
         settings: row.orgSettings,
+        allowedOrigins: row.orgAllowedOrigins,
         createdAt: row.orgCreatedAt,
         updatedAt: row.orgUpdatedAt,
       }),

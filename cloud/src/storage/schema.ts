@@ -16,8 +16,21 @@ export interface OrganizationsTable {
   devModeEnabled: number;
   /** Free-form JSON settings the dashboard issue adds to. */
   settings: string;
+  /** JSON array of exact origins (local mode). */
+  allowedOrigins: string;
   createdAt: number;
   updatedAt: number;
+}
+
+export interface SigningKeysTable {
+  id: string;
+  organizationId: string;
+  name: string;
+  algorithm: string;
+  /** SPKI PEM. */
+  publicKey: string;
+  createdAt: number;
+  revokedAt: number | null;
 }
 
 export interface UsersTable {
@@ -359,6 +372,7 @@ export interface Database {
   users: UsersTable;
   memberships: MembershipsTable;
   apiKeys: ApiKeysTable;
+  signingKeys: SigningKeysTable;
   devices: DevicesTable;
   printers: PrintersTable;
   jobs: JobsTable;

@@ -13,6 +13,7 @@ import { JobsRepository, type JobsRepositoryOptions } from './jobs.js';
 import { MailOutbox } from './mail-outbox.js';
 import { migrateToLatest, type Dialect } from './migrations.js';
 import { OrganizationsRepository } from './organizations.js';
+import { SigningKeysRepository } from './signing-keys.js';
 import type { Database } from './schema.js';
 import { TemplatesRepository, type TemplateLimits } from './templates.js';
 import { WebhookOutbox } from './webhook-outbox.js';
@@ -31,6 +32,7 @@ export class Store {
   readonly inventory: InventoryRepository;
   readonly jobs: JobsRepository;
   readonly templates: TemplatesRepository;
+  readonly signingKeys: SigningKeysRepository;
   readonly accounts: AccountsRepository;
   readonly devices: DevicesRepository;
   readonly webhooks: WebhooksRepository;
@@ -62,6 +64,7 @@ export class Store {
     this.inventory = new InventoryRepository(db.reader, write);
     this.jobs = new JobsRepository(db.reader, write, options.jobs, outbox);
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
+    this.signingKeys = new SigningKeysRepository(db.reader, write);
     this.accounts = new AccountsRepository(db.reader, write, this.mailOutbox);
     this.devices = new DevicesRepository(db.reader, write, outbox);
     this.webhooks = new WebhooksRepository(db.reader, write, outbox, this.mailOutbox);

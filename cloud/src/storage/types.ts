@@ -27,6 +27,8 @@ export interface Organization {
   requireSignature: boolean;
   unsignedModeEnabled: boolean;
   devModeEnabled: boolean;
+  /** Exact origins whose unsigned local requests print (local mode). */
+  allowedOrigins: string[];
   settings: Record<string, unknown>;
   createdAt: number;
 }
@@ -48,6 +50,18 @@ export interface ApiKey {
   scopes: Scope[];
   createdAt: number;
   lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** An Ed25519 key pair's public half; the private key is shown once and never stored. */
+export interface SigningKey {
+  id: string;
+  organizationId: string;
+  name: string;
+  algorithm: 'Ed25519';
+  /** SPKI PEM. */
+  publicKey: string;
+  createdAt: number;
   revokedAt: number | null;
 }
 

@@ -39,6 +39,7 @@ export function announcesWebhookEvent(event: BusEvent): boolean {
       return JOB_STATE_EVENTS[event.state] !== undefined;
     case 'gateway.signal':
     case 'alerts.rules_changed':
+    case 'agents.config_changed':
       return false;
     default:
       return true;

@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import { MemoryBus } from '../cache/memory.js';
+import type { Store } from '../storage/store.js';
+import {
+  AgentConfigService,
+  compareVersions,
+  receivesHtmlTemplates,
+  type OrganizationConfig,
+} from './agent-config.js';
+
+test('versions compare by major, minor and patch, a pre-release before its release', () => {
+  assert.equal(compareVersions('1.0.1', '1.0.1'), 0);
+  assert.equal(compareVersions('1.0.10', '1.0.9'), 1);
+  assert.equal(compareVersions('1.0.0', '1.0.1'), -1);
+  assert.equal(compareVersions('1.0.1-rc.1', '1.0.1'), -1);
+  assert.equal(compareVersions('v1.2.3', '1.2.3'), 0);
+  assert.equal(compareVersions('1.0.1+build.5', '1.0.1'), 0);
+  assert.equal(compareVersions('garbage', '0.0.1'), -1);
+});
+
+test('HTML templates go to agents from 1.0.1 on, not before and not to an unknown version', () => {
+  for (const v of ['1.0.1', '1.0.2', '1.1.0', '2.0.0', '10.0.0']) {
+    assert.equal(receivesHtmlTemplates(v), true, v);
+  }
+  for (const v of ['1.0.0', '0.9.99', '1.0.1-beta', '', 'sandbox', '1.0']) {
+    assert.equal(receivesHtmlTemplates(v), false, v);
+  }
+});
+
+test('templates beyond the size budget are left out, the first ones kept, and the rest still sent', () => {
+  const template = (id: string, chars: number) => ({
+    id,
+    name: id,
+    type: 'zpl' as const,
+    content: 'x'.repeat(chars),
+    paper: null,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
+  const size = Buffer.byteLength(JSON.stringify(template('t1', 1000)));
+  const service = new AgentConfigService({
+    store: {} as Store,
+    bus: new MemoryBus(),
+    logger: pino({ level: 'silent' }),
+    maxTemplateBytes: 2 * size,
+  });
+  const organization: OrganizationConfig = {
+    templates: [template('t1', 1000), template('t2', 1000), template('t3', 1000)],
+    local: {
+      requireSignature: false,
+      unsignedModeEnabled: false,
+      devModeEnabled: true,
+      allowedOrigins: [],
+      signingKeys: [],
+    },
+  };
+  const config = service.configFor(organization, [], '1.1.0', 'dev_1');
+  assert.deepEqual(
+    config.templates!.map((t) => t.id),
+    ['t1', 't2'],
+  );
+  assert.equal(config.local!.devModeEnabled, true);
+  const roomy = new AgentConfigService({
+    store: {} as Store,
+    bus: new MemoryBus(),
+    logger: pino({ level: 'silent' }),
+    maxTemplateBytes: 3 * size,
+  });
+  assert.equal(roomy.configFor(organization, [], '1.1.0', 'dev_1').templates!.length, 3);
+});
+
+test('the default budget carries the spec’s 200 templates of 2 MB in one message', () => {
+  const service = new AgentConfigService({
+    store: {} as Store,
+    bus: new MemoryBus(),
+    logger: pino({ level: 'silent' }),
+  });
+  const each = Math.floor((2 * 1024 * 1024) / 200);
+  const templates = Array.from({ length: 200 }, (_, i) => ({
+    id: `tpl_${i}`,
+    name: `Template ${i}`,
+    type: 'receipt' as const,
+    content: '"'.repeat(each),
+    paper: '80mm',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  }));
+  const config = service.configFor(
+    {
+      templates,
+      local: {
+        requireSignature: false,
+        unsignedModeEnabled: false,
+        devModeEnabled: false,
+        allowedOrigins: [],
+        signingKeys: [],
+      },
+    },
+    [],
+    '1.1.0',
+    'dev_1',
+  );
+  assert.equal(config.templates!.length, 200);
+});
