@@ -180,6 +180,33 @@ describe('the WebSocket protocol', () => {
     client.close();
   });
 
+  test('a page that printed hears printer status changes and a failed job with its code', async () => {
+    settings({ allowedOrigins: [PAGE] });
+    const client = await connect(PAGE);
+    assert.equal((await client.request('printers.list')).type, 'reply');
+    await printer.refuseConnections();
+    try {
+      const reply = await client.request('job.print', {
+        type: 'text',
+        data: 'nobody listens',
+        options: { maxAttempts: 1 },
+      });
+      const failed = await finalJob(client, (reply as { result: LocalJob }).result.id);
+      assert.equal(failed.state, 'failed');
+      assert.equal(failed.errorCode, 'CONNECTION_REFUSED');
+      const status = await client.next(
+        (f) =>
+          f.type === 'event' &&
+          f.event === 'printer.status' &&
+          (f.data as { status: string }).status === 'offline',
+      );
+      assert.ok(status);
+    } finally {
+      await printer.acceptConnections();
+    }
+    client.close();
+  });
+
   test('the same idempotency key returns the same job and prints once', async () => {
     settings({ allowedOrigins: [PAGE] });
     const client = await connect(PAGE);
