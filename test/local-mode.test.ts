@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { createHash, generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -31,6 +31,7 @@ let foreign: PageServer;
 let agent: LocalAgentProcess;
 let browser: Browser;
 let port: number;
+let dataDir: string;
 
 function config(local: Partial<NonNullable<AgentConfig['local']>> = {}): AgentConfig {
   return {
@@ -105,7 +106,7 @@ before(async () => {
   foreign = await PageServer.start();
   cloud.config = config();
   port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'pw-local-e2e-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'pw-local-e2e-'));
   agent = await LocalAgentProcess.start(
     [
       '--data-dir',
@@ -310,6 +311,42 @@ describe('local mode in Chromium', () => {
     );
     assert.deepEqual(refused, { code: 'ORIGIN_NOT_ALLOWED', cors: 'blocked' });
     await pushConfig(config(), page.url, 'reply');
+  });
+
+  test('an https page prints over wss with the certificate of the agent’s own CA', async () => {
+    const tls = {
+      cert: readFileSync(join(dataDir, 'tls', 'localhost.crt'), 'utf8'),
+      key: readFileSync(join(dataDir, 'tls', 'localhost.key'), 'utf8'),
+    };
+    // The test trusts the agent's certificate by itself (as the installers trust its CA).
+    const spki = new X509Certificate(tls.cert).publicKey.export({ type: 'spki', format: 'der' });
+    const hash = createHash('sha256').update(spki).digest('base64');
+    const securePage = await PageServer.start(tls);
+    securePage.signingKey = page.signingKey;
+    const secureBrowser = await launchChromium([`--ignore-certificate-errors-spki-list=${hash}`]);
+    try {
+      const tab = await secureBrowser.newPage();
+      await tab.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+      await tab.goto(securePage.url);
+      const result = await tab.evaluate(async (port) => {
+        const sdk = (await import(
+          `${location.origin}/printwire.js`
+        )) as typeof import('../sdk/src/index.js');
+        const agent = await sdk.connect({
+          ports: [port],
+          scheme: 'wss',
+          sign: (payload) =>
+            fetch('/sign', { method: 'POST', body: payload }).then((r) => r.text()),
+        });
+        const job = await agent.print({ type: 'text', data: 'over wss' });
+        agent.close();
+        return { protocol: location.protocol, state: job.state };
+      }, port);
+      assert.deepEqual(result, { protocol: 'https:', state: 'printed' });
+    } finally {
+      await secureBrowser.close();
+      await securePage.stop();
+    }
   });
 
   test('a wrong Host header (DNS rebinding) is refused', async () => {

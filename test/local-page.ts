@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { chromium, type Browser } from 'playwright-core';
 import { buildBrowserBundle } from '../sdk/scripts/build.mjs';
 import { signPayload, type SigningKey } from '../sdk/src/server.js';
@@ -19,8 +20,11 @@ export class PageServer {
   url = '';
   #server: Server;
 
-  private constructor(bundle: Uint8Array) {
-    this.#server = createServer((req, res) => {
+  private constructor(bundle: Uint8Array, tls?: { cert: string; key: string }) {
+    const handler = (
+      req: import('node:http').IncomingMessage,
+      res: import('node:http').ServerResponse,
+    ) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
@@ -44,15 +48,18 @@ export class PageServer {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<!doctype html><html lang="en"><title>Shop</title><p>Shop</p></html>');
       });
-    });
+    };
+    this.#server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   }
 
-  static async start(): Promise<PageServer> {
+  /** Serves on a free port of 127.0.0.1, over https with `tls`. */
+  static async start(tls?: { cert: string; key: string }): Promise<PageServer> {
     const bundle = (await buildBrowserBundle({ write: false }))!;
-    const page = new PageServer(bundle);
+    const page = new PageServer(bundle, tls);
     page.#server.listen(0, '127.0.0.1');
     await once(page.#server, 'listening');
-    page.url = `http://127.0.0.1:${(page.#server.address() as { port: number }).port}`;
+    const port = (page.#server.address() as { port: number }).port;
+    page.url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     return page;
   }
 
