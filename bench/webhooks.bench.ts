@@ -24,7 +24,7 @@ import { Store } from '../cloud/src/storage/store.js';
 import type { Organization } from '../cloud/src/storage/types.js';
 import { WebhookService } from '../cloud/src/webhooks/service.js';
 import type { NewJob } from '../cloud/src/storage/jobs.js';
-import { textJobInput } from '../cloud/src/storage/test-stores.js';
+import { textJobInput } from '../cloud/src/testing/stores.js';
 import { fmt, percentile } from './lib.js';
 
 const BURST = 2000;

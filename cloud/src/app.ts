@@ -8,18 +8,18 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { CacheStore, EventBus } from './cache/types.js';
 import type { CloudConfig } from './config.js';
-import { DASHBOARD_OPERATIONS, dashboardRoutes } from './dashboard/index.js';
+import { DASHBOARD_OPERATIONS, dashboardRoutes } from './http/dashboard/index.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { apiKeyGuard } from './http/middleware/auth.js';
 import { jsonBody } from './http/middleware/body.js';
 import { requestId } from './http/middleware/request-id.js';
 import { buildOpenApi } from './http/openapi.js';
 import type { Guards, Operation } from './http/operation.js';
-import { accountOperations, accountRoutes } from './http/routes/account.js';
-import { inventoryOperations, inventoryRoutes } from './http/routes/inventory.js';
-import { jobOperations, jobRoutes } from './http/routes/jobs.js';
+import { accountOperations, accountRoutes } from './http/v1/account.js';
+import { inventoryOperations, inventoryRoutes } from './http/v1/inventory.js';
+import { jobOperations, jobRoutes } from './http/v1/jobs.js';
 import type { Clock } from './lib/clock.js';
-import { createMailer } from './mail/mailer.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { JobService } from './services/jobs.js';
 import { Sweeper } from './services/sweeper.js';
 import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
@@ -28,15 +28,16 @@ import { AgentConfigService } from './services/agent-config.js';
 import { DeviceService } from './services/devices.js';
 import { JobDispatcher, type DispatcherOptions } from './services/dispatcher.js';
 import type { Store } from './storage/store.js';
-import { webhookOperations, webhookRoutes } from './webhooks/routes.js';
-import { webhookDashboardOperations, webhookDashboardRoutes } from './webhooks/dashboard-routes.js';
+import { webhookOperations, webhookRoutes } from './http/v1/webhooks.js';
+import {
+  webhookDashboardOperations,
+  webhookDashboardRoutes,
+} from './http/dashboard/webhook-routes.js';
 import { WebhookService } from './webhooks/service.js';
 import type { WebhookOptions } from './webhooks/options.js';
 
-/** Sends mail (the accounts issue uses it); unset: the accounts issue writes .eml files. */
-export interface Mailer {
-  send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
-}
+/** Sends mail; defined beside its SMTP and .eml implementations (mail/mailer.ts). */
+export type { Mailer };
 
 export interface AppDeps {
   store: Store;

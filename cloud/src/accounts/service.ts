@@ -387,13 +387,13 @@ export class AccountService {
     if (!(await this.store.accounts.consumeToken('2fa-setup', hash, now))) {
       throw badToken('setupToken');
     }
-    await this.store.accounts.updateProfile(userId, {
+    await this.store.twoFactor.updateProfile(userId, {
       totpSecret: pending.data,
       totpEnabledAt: now,
       totpLastStep: step,
     });
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await this.store.accounts.replaceRecoveryCodes(
+    await this.store.twoFactor.replaceRecoveryCodes(
       userId,
       recoveryCodes.map((c) => sha256(normalizeRecoveryCode(c))),
     );
@@ -406,12 +406,12 @@ export class AccountService {
       throw new PrintwireError('CONFLICT', 'two-factor authentication is not enabled');
     }
     await this.checkSecondFactor(account, factor, account.user.email, undefined);
-    await this.store.accounts.updateProfile(userId, {
+    await this.store.twoFactor.updateProfile(userId, {
       totpSecret: null,
       totpEnabledAt: null,
       totpLastStep: null,
     });
-    await this.store.accounts.replaceRecoveryCodes(userId, []);
+    await this.store.twoFactor.replaceRecoveryCodes(userId, []);
     return { enabled: false };
   }
 
@@ -431,7 +431,7 @@ export class AccountService {
     const now = this.clock.now();
     const token = newToken();
     const expiresAt = now + input.ttlMs;
-    const invitation = await this.store.accounts.createInvitation(
+    const invitation = await this.store.members.createInvitation(
       {
         organizationId: input.organization.id,
         email: input.email,
@@ -493,9 +493,9 @@ export class AccountService {
     let ok = false;
     if (factor.code && account.totpSecret) {
       const step = matchTotp(account.totpSecret, factor.code, now);
-      ok = step !== undefined && (await this.store.accounts.claimTotpStep(account.user.id, step));
+      ok = step !== undefined && (await this.store.twoFactor.claimTotpStep(account.user.id, step));
     } else if (factor.recoveryCode) {
-      ok = await this.store.accounts.useRecoveryCode(
+      ok = await this.store.twoFactor.useRecoveryCode(
         account.user.id,
         sha256(normalizeRecoveryCode(factor.recoveryCode)),
         now,

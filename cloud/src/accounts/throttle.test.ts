@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { MemoryCache } from '../cache/memory.js';
 import { RedisCache } from '../cache/redis.js';
-import { redisReachable, REDIS_URL } from '../cache/test-redis.js';
+import { redisReachable, REDIS_URL } from '../testing/redis.js';
 import { throttleDelayMs, throttleDelays, type CacheStore } from '../cache/types.js';
 import { ManualClock } from '../lib/clock.js';
 import {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { MemoryBus, MemoryCache } from './memory.js';
 import { RedisBus, RedisCache } from './redis.js';
 import type { BusEvent, CacheStore, EventBus } from './types.js';
-import { redisReachable, REDIS_URL } from './test-redis.js';
+import { redisReachable, REDIS_URL } from '../testing/redis.js';
 
 const redisUp = await redisReachable();
 const kinds: Array<{

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { AGENT_CLOSE_CODES } from '@printwire/shared/protocol/index';
 import type { BootstrapResult } from '../services/bootstrap.js';
 import { hashSecret } from '../services/api-keys.js';
-import { openTestStore } from '../storage/test-stores.js';
+import { openTestStore } from '../testing/stores.js';
 import type { Store } from '../storage/store.js';
 import type { Job } from '../storage/types.js';
 import {
@@ -11,7 +11,7 @@ import {
   startGatewayHarness,
   TestAgent,
   type GatewayHarness,
-} from './test-support.js';
+} from '../testing/gateway.js';
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + 5000;

@@ -12,9 +12,9 @@ import { RedisBus } from '../cache/redis.js';
 import { ManualClock } from '../lib/clock.js';
 import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
 import { Store } from '../storage/store.js';
-import { POSTGRES_URL, postgresReachable, underSchemaLock } from '../storage/test-stores.js';
-import { startGatewayHarness, TestAgent, type GatewayHarness } from './test-support.js';
-import { redisReachable, REDIS_URL } from '../cache/test-redis.js';
+import { POSTGRES_URL, postgresReachable, underSchemaLock } from '../testing/stores.js';
+import { startGatewayHarness, TestAgent, type GatewayHarness } from '../testing/gateway.js';
+import { redisReachable, REDIS_URL } from '../testing/redis.js';
 
 const [pgUp, redisUp] = await Promise.all([postgresReachable(), redisReachable()]);
 const skip = !pgUp

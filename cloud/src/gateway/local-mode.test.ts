@@ -14,14 +14,14 @@ import {
   type PrinterInfo,
 } from '@printwire/shared/protocol/index';
 import { bootstrap } from '../services/bootstrap.js';
-import { openTestStore } from '../storage/test-stores.js';
+import { openTestStore } from '../testing/stores.js';
 import type { Store } from '../storage/store.js';
 import {
   printerInfo,
   startGatewayHarness,
   TestAgent,
   type GatewayHarness,
-} from './test-support.js';
+} from '../testing/gateway.js';
 
 type Config = CloudMessageOf<'config'>['config'];
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createApiKey } from '../services/bootstrap.js';
-import { startHarness, type Harness } from '../test-harness.js';
+import { startHarness, type Harness } from '../testing/harness.js';
 import type { BootstrapResult } from '../services/bootstrap.js';
 
 describe('request ids, error bodies and request bodies', () => {

@@ -1,11 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../test-harness.js';
+import { startHarness, type Harness } from '../testing/harness.js';
 import type { BootstrapResult } from '../services/bootstrap.js';
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`tenant isolation (${kind})`, async () => {
-    const { postgresReachable } = await import('../storage/test-stores.js');
+    const { postgresReachable } = await import('../testing/stores.js');
     const skip =
       kind === 'postgres' && !(await postgresReachable()) ? 'PostgreSQL not reachable' : false;
     let h: Harness;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { API_VERSION, OPERATIONS } from '../app.js';
-import { startHarness, type Harness } from '../test-harness.js';
+import { startHarness, type Harness } from '../testing/harness.js';
 import { formattedApiMarkdown } from './api-docs.js';
 import { buildOpenApi } from './openapi.js';
 import {

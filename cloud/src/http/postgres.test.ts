@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postgresReachable, POSTGRES_URL } from '../storage/test-stores.js';
-import { startHarness, type Harness } from '../test-harness.js';
+import { postgresReachable, POSTGRES_URL } from '../testing/stores.js';
+import { startHarness, type Harness } from '../testing/harness.js';
 import type { BootstrapResult } from '../services/bootstrap.js';
 
 const skip = (await postgresReachable())

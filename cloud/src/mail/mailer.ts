@@ -7,7 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Mailer } from '../app.js';
+
+/** Sends mail: SMTP or .eml files (createMailer), or a test's recorder. */
+export interface Mailer {
+  send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
+}
 
 export interface MailerOptions {
   /** SMTP_URL (`smtp://user:pass@host:587`, `smtps://…`); unset: .eml files in `dir`. */

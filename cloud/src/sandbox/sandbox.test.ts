@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { interpretEscpos, renderEscposToPng } from '@printwire/shared/escpos/index';
 import { encodeReceipt, FOOTER_TEXT } from '@printwire/shared/receipt/index';
-import { startHarness, type Harness } from '../test-harness.js';
+import { startHarness, type Harness } from '../testing/harness.js';
 import type { BootstrapResult } from '../services/bootstrap.js';
 
 const doc = {

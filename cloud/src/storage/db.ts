@@ -14,7 +14,7 @@ import { registerNative } from './prepared.js';
 import { SqliteBoundLimitsPlugin } from './sqlite-limits.js';
 import { WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
 import type { Database } from './schema.js';
-import type { Dialect } from './migrations.js';
+import type { Dialect } from './dialect.js';
 
 export interface OpenedDatabase {
   dialect: Dialect;

@@ -354,4 +354,58 @@ export class DevicesRepository {
     const rows = await q.orderBy('createdAt').orderBy('id').limit(options.limit).execute();
     return rows.map(toJob);
   }
+
+  // Devices as the dashboard edits them (the gateway owns activation, presence and tokens)
+
+  /** The organization's activated agents (not the sandbox), oldest first. */
+  async listDevices(organizationId: string): Promise<Device[]> {
+    const rows = await this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('sandbox', '=', 0)
+      .where('activated', '=', 1)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
+    return rows.map(toDevice);
+  }
+
+  /** Renames or regroups an activated agent; undefined when there is none with that id. */
+  async updateDevice(
+    organizationId: string,
+    deviceId: string,
+    patch: { name?: string; groupId?: string | null },
+  ): Promise<Device | undefined> {
+    return this.write(async (trx) => {
+      const values: { name?: string; groupId?: string | null } = {};
+      if (patch.name !== undefined) values.name = patch.name;
+      if (patch.groupId !== undefined) values.groupId = patch.groupId;
+      let q = trx
+        .updateTable('devices')
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .where('sandbox', '=', 0)
+        .where('activated', '=', 1);
+      // An empty patch still answers the device.
+      q = Object.keys(values).length > 0 ? q.set(values) : q.set({ id: deviceId });
+      const row = await q.returningAll().executeTakeFirst();
+      return row ? toDevice(row) : undefined;
+    });
+  }
+
+  /** Marks an agent deactivated and offline and forgets its token. False when there is none. */
+  async deactivateDevice(organizationId: string, deviceId: string): Promise<boolean> {
+    return this.write(async (trx) => {
+      const r = await trx
+        .updateTable('devices')
+        .set({ activated: 0, status: 'offline', tokenHash: null })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', deviceId)
+        .where('sandbox', '=', 0)
+        .where('activated', '=', 1)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    });
+  }
 }

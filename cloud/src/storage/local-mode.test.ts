@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { newId } from '@printwire/shared/ids/index';
 import type { LocalJobReport } from './jobs.js';
 import type { Store } from './store.js';
-import { storeKinds, storePerSuite, testDatabase } from './test-stores.js';
+import { storeKinds, storePerSuite, testDatabase } from '../testing/stores.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
 
@@ -177,7 +177,7 @@ for (const { kind, skip } of await storeKinds()) {
       assert.equal(await store.signingKeys.revoke(org.id, a.id, T0 + 4), false);
       const [, revoked] = await store.signingKeys.list(org.id);
       assert.equal(revoked!.revokedAt, T0 + 3);
-      await store.accounts.deleteOrganization(org.id);
+      await store.members.deleteOrganization(org.id);
       assert.deepEqual(await store.signingKeys.list(org.id), []);
     });
   });

@@ -5,7 +5,12 @@ import { sql } from 'kysely';
 import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { AlertsTable } from './schema.js';
 import { Store } from './store.js';
-import { storePerSuite, storeKinds, testDatabase, twoInstancesPerSuite } from './test-stores.js';
+import {
+  storePerSuite,
+  storeKinds,
+  testDatabase,
+  twoInstancesPerSuite,
+} from '../testing/stores.js';
 import type { WebhookEndpoint } from './webhooks.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
@@ -363,7 +368,7 @@ for (const { kind, skip } of await storeKinds()) {
             ['new@example.com', 'owner@example.com'],
           );
           // Deleting the organization deletes its unsent e-mails; account e-mails stay.
-          assert.equal(await store.accounts.deleteOrganization('org_1'), true);
+          assert.equal(await store.members.deleteOrganization('org_1'), true);
           assert.deepEqual(
             (await store.mailOutbox.pending()).map((r) => r.recipient),
             ['new@example.com'],

@@ -5,7 +5,7 @@
  * the change committed: neither a crash right after the commit nor a mail server that is down
  * loses it. An account e-mail carries its one-time link in clear (the database keeps only the
  * token's hash elsewhere) for as long as it waits here: its row is deleted once sent, or dropped
- * unsent once the link has expired. The mail sender (webhooks/mail-sender.ts) is the
+ * unsent once the link has expired. The mail sender (mail/sender.ts) is the
  * only reader: it claims due rows (`claimDue`), sends them, deletes each once sent (`sent`), and
  * records a failure with the time of the next attempt (`failed`) or gives up (`drop`).
  *
@@ -17,7 +17,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
-import type { Dialect } from './migrations.js';
+import type { Dialect } from './dialect.js';
 import type { WriteFn } from './organizations.js';
 import { PreparedCache, slot } from './prepared.js';
 import type { Database, MailOutboxTable } from './schema.js';

@@ -10,9 +10,11 @@ import { webhooksMigration } from './migrations/0004-webhooks.js';
 import { webhookOutboxMigration } from './migrations/0005-webhook-outbox.js';
 import { mailOutboxMigration } from './migrations/0006-mail-outbox.js';
 import { accountMailMigration } from './migrations/0007-account-mail.js';
+import type { Dialect } from './dialect.js';
 import { localModeMigration } from './migrations/0008-local-mode.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+// Still exported here for the modules that import it from the migrations.
+export type { Dialect };
 
 function types(dialect: Dialect) {
   return {

@@ -347,4 +347,16 @@ export class OrganizationsRepository {
       .execute<{ liveJobs: number }>(this.read, { org: organizationId, period: usagePeriod(now) });
     return row ? Number(row.liveJobs) : 0;
   }
+
+  /** The organization's API keys (secrets hashed), oldest first. */
+  async listApiKeys(organizationId: string): Promise<ApiKey[]> {
+    const rows = await this.read
+      .selectFrom('apiKeys')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
+    return rows.map(toApiKey);
+  }
 }

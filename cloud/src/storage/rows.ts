@@ -33,6 +33,9 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
+/** A nullable BIGINT column (PostgreSQL answers it as a string) as a number or null. */
+export const nullableNumber = (v: number | null): number | null => (v === null ? null : Number(v));
+
 export function toOrganization(row: Selectable<OrganizationsTable>): Organization {
   return {
     id: row.id,

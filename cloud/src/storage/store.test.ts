@@ -5,7 +5,7 @@ import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { NewJob } from './jobs.js';
 import type { Store } from './store.js';
 import { DEFAULT_TEMPLATE_LIMITS } from './templates.js';
-import { openTestStore, storePerSuite, storeKinds, textJobInput } from './test-stores.js';
+import { openTestStore, storePerSuite, storeKinds, textJobInput } from '../testing/stores.js';
 
 const T0 = Date.parse('2026-03-10T10:00:00.000Z');
 

@@ -5,13 +5,16 @@
  */
 import { sql, type Transaction } from 'kysely';
 import { AccountsRepository } from './accounts.js';
+import { MembersRepository } from './members.js';
+import { TwoFactorRepository } from './two-factor.js';
 import { openDatabase, type OpenedDatabase, type OpenOptions } from './db.js';
 import { DevicesRepository } from './devices.js';
 import { GroupCommitter, type WriteOptions } from './group-commit.js';
 import { InventoryRepository } from './inventory.js';
 import { JobsRepository, type JobsRepositoryOptions } from './jobs.js';
 import { MailOutbox } from './mail-outbox.js';
-import { migrateToLatest, type Dialect } from './migrations.js';
+import type { Dialect } from './dialect.js';
+import { migrateToLatest } from './migrations.js';
 import { OrganizationsRepository } from './organizations.js';
 import { SigningKeysRepository } from './signing-keys.js';
 import type { Database } from './schema.js';
@@ -34,6 +37,8 @@ export class Store {
   readonly templates: TemplatesRepository;
   readonly signingKeys: SigningKeysRepository;
   readonly accounts: AccountsRepository;
+  readonly twoFactor: TwoFactorRepository;
+  readonly members: MembersRepository;
   readonly devices: DevicesRepository;
   readonly webhooks: WebhooksRepository;
   /** E-mails written with the changes they follow; the mail sender sends them. */
@@ -66,6 +71,8 @@ export class Store {
     this.templates = new TemplatesRepository(db.reader, write, options.templates);
     this.signingKeys = new SigningKeysRepository(db.reader, write);
     this.accounts = new AccountsRepository(db.reader, write, this.mailOutbox);
+    this.twoFactor = new TwoFactorRepository(write);
+    this.members = new MembersRepository(db.reader, write, this.mailOutbox);
     this.devices = new DevicesRepository(db.reader, write, outbox);
     this.webhooks = new WebhooksRepository(db.reader, write, outbox, this.mailOutbox);
   }

@@ -87,4 +87,66 @@ export class TemplatesRepository {
       .execute();
     return rows.map(toTemplate);
   }
+
+  // Templates: the dashboard's update and delete (TemplatesRepository creates and reads)
+
+  /**
+   * Updates a template (version + 1) within the organization's total size. Undefined when there
+   * is no template with that id.
+   */
+  async updateTemplate(
+    organizationId: string,
+    id: string,
+    patch: { name?: string; content?: string; paper?: string | null },
+    now: number,
+    limits: TemplateLimits = DEFAULT_TEMPLATE_LIMITS,
+  ): Promise<Template | undefined> {
+    return this.write(async (trx) => {
+      const rows = await trx
+        .selectFrom('templates')
+        .select(['id', 'content', 'version'])
+        .where('organizationId', '=', organizationId)
+        .execute();
+      const current = rows.find((r) => r.id === id);
+      if (!current) return undefined;
+      if (patch.content !== undefined) {
+        const others = rows
+          .filter((r) => r.id !== id)
+          .reduce((sum, r) => sum + Buffer.byteLength(r.content), 0);
+        if (others + Buffer.byteLength(patch.content) > limits.maxTotalBytes) {
+          throw new PrintwireError(
+            'VALIDATION_FAILED',
+            `content: an organization's templates hold at most ${limits.maxTotalBytes} bytes in total`,
+            {
+              details: [
+                {
+                  path: 'content',
+                  message: `content: over ${limits.maxTotalBytes} bytes in total`,
+                },
+              ],
+            },
+          );
+        }
+      }
+      const row = await trx
+        .updateTable('templates')
+        .set({ ...patch, version: Number(current.version) + 1, updatedAt: now })
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toTemplate(row) : undefined;
+    });
+  }
+
+  async deleteTemplate(organizationId: string, id: string): Promise<boolean> {
+    return this.write(async (trx) => {
+      const r = await trx
+        .deleteFrom('templates')
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    });
+  }
 }

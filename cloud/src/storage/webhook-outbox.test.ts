@@ -5,7 +5,12 @@ import { SANDBOX_PRINTERS } from '../sandbox/printers.js';
 import type { NewJob } from './jobs.js';
 import type { WebhookDeliveriesTable } from './schema.js';
 import { Store } from './store.js';
-import { storePerSuite, storeKinds, textJobInput, twoInstancesPerSuite } from './test-stores.js';
+import {
+  storePerSuite,
+  storeKinds,
+  textJobInput,
+  twoInstancesPerSuite,
+} from '../testing/stores.js';
 import type { Job, Mode } from './types.js';
 import type { OutboxEvent } from './webhook-outbox.js';
 import type { WebhookEndpoint } from './webhooks.js';

@@ -11,7 +11,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
-import type { Dialect } from './migrations.js';
+import type { Dialect } from './dialect.js';
 import type { WriteFn } from './organizations.js';
 import { PreparedCache, slot } from './prepared.js';
 import type {
@@ -21,7 +21,7 @@ import type {
   WebhookOutboxTable,
 } from './schema.js';
 import type { Device, Job, JobState, Mode, Printer } from './types.js';
-import { toEndpoint, type WebhookEndpoint } from './webhooks.js';
+import { toEndpoint, type WebhookEndpoint } from './webhook-endpoints.js';
 
 export type JobEventType = 'job.queued' | 'job.printed' | 'job.failed' | 'job.cancelled';
 export type DeviceEventType = 'device.activated' | 'device.online' | 'device.offline';

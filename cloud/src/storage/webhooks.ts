@@ -17,21 +17,9 @@ import type {
 } from './schema.js';
 import type { Mode } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
+import { toEndpoint, type WebhookEndpoint } from './webhook-endpoints.js';
 
-export interface WebhookEndpoint {
-  id: string;
-  organizationId: string;
-  mode: Mode;
-  url: string;
-  events: string[];
-  description: string | null;
-  secret: string;
-  enabled: boolean;
-  disabledReason: string | null;
-  failingSince: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export { toEndpoint, type WebhookEndpoint };
 
 export type WebhookDelivery = WebhookDeliveriesTable & {
   state: 'pending' | 'succeeded' | 'failed';
@@ -48,15 +36,6 @@ export interface OwnerMail {
  * the transaction that calls it may run twice.
  */
 export type AlertMail = (alert: AlertsTable) => OwnerMail;
-
-export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
-  return {
-    ...row,
-    mode: row.mode as Mode,
-    events: JSON.parse(row.events) as string[],
-    enabled: row.enabled === 1,
-  };
-}
 
 /** The e-mail addresses of the organization's owners, read through `db` (or a transaction). */
 async function ownerEmailsOf(db: Kysely<Database>, organizationId: string): Promise<string[]> {

@@ -12,7 +12,7 @@ import { Store } from '../storage/store.js';
 import type { Job, JobState, Organization } from '../storage/types.js';
 import type { WebhookOptions } from './options.js';
 import { WebhookService } from './service.js';
-import { startReceiver, type Received, type Receiver } from './test-receiver.js';
+import { startReceiver, type Received, type Receiver } from '../testing/webhook-receiver.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -9,7 +9,7 @@
 import type { BusEvent } from '../cache/types.js';
 import { presentDevice, presentJob, presentPrinter } from '../http/present.js';
 import { JOB_STATE_EVENTS, type OutboxEvent } from '../storage/webhook-outbox.js';
-import { presentAlert } from './alerts.js';
+import { presentAlert } from '../alerts/service.js';
 
 export const WEBHOOK_EVENTS = [
   'job.queued',

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PrinterInfo } from '@printwire/shared/protocol/index';
-import { startHarness, type Harness } from '../test-harness.js';
-import { startReceiver, type Receiver } from './test-receiver.js';
+import { startHarness, type Harness } from '../testing/harness.js';
+import { startReceiver, type Receiver } from '../testing/webhook-receiver.js';
 
 const INVENTORY_EVENTS = [
   'device.online',

@@ -19,13 +19,14 @@ import type { Store } from '../storage/store.js';
 import type { Mode, Organization, Plan } from '../storage/types.js';
 import type { OutboxEvent } from '../storage/webhook-outbox.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../storage/webhooks.js';
-import { AlertService } from './alerts.js';
+import { AlertService } from '../alerts/service.js';
 import { announcesWebhookEvent, envelope, presentData } from './events.js';
-import { MailSender, type MailSenderOptions } from './mail-sender.js';
+import type { Mailer } from '../mail/mailer.js';
+import { MailSender, type MailSenderOptions } from '../mail/sender.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './options.js';
 import { WebhookSender } from './sender.js';
 import { urlProblem } from './url-guard.js';
-import { DeliveryWorker, type WebhookMailer } from './worker.js';
+import { DeliveryWorker } from './worker.js';
 import { CoalescedPass } from '../lib/coalesced.js';
 
 export interface WebhookView {
@@ -181,7 +182,7 @@ export class WebhookService {
       bus: EventBus;
       clock: Clock;
       logger: Logger;
-      mailer?: WebhookMailer | undefined;
+      mailer?: Mailer | undefined;
       options?: Partial<WebhookOptions> | undefined;
       /** The mail sender's interval, batch, lease and retries. */
       mailOptions?: Partial<MailSenderOptions> | undefined;

@@ -16,14 +16,10 @@ import {
 } from '@printwire/shared/webhook/index';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
-import type { MailSender } from './mail-sender.js';
+import type { MailSender } from '../mail/sender.js';
 import type { WebhookOptions } from './options.js';
 import type { WebhookSender } from './sender.js';
 import { CoalescedPass } from '../lib/coalesced.js';
-
-export interface WebhookMailer {
-  send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
-}
 
 type DueRow = Awaited<ReturnType<Store['webhooks']['due']>>[number];
 

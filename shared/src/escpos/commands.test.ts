@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CUT_BAND } from './printer.js';
-import { ESC, GS, LF, esc, inkIn, print, qrStore } from './test-helpers.js';
+import { ESC, GS, LF, esc, inkIn, print, qrStore } from '../testing/escpos.js';
 
 describe('virtual printer: character tables (ESC t)', () => {
   const cases: Array<[number, number, string, string]> = [

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { renderEscposPreview } from './render.js';
-import { ESC, GS, LF, VALID, esc, qrStore } from './test-helpers.js';
+import { ESC, GS, LF, VALID, esc, qrStore } from '../testing/escpos.js';
 import type { Paper } from './types.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));

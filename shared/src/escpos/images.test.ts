@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ESC, GS, LF, esc, inkBox, inkIn, print } from './test-helpers.js';
+import { ESC, GS, LF, esc, inkBox, inkIn, print } from '../testing/escpos.js';
 
 /** GS v 0 with mode m of 1 byte by 2 rows: 0xF0 then 0x0F. */
 const raster = (m: number) => esc(GS, 0x76, 0x30, m, 1, 0, 2, 0, 0xf0, 0x0f);

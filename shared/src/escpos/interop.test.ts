@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import receiptline from 'receiptline';
-import { print } from './test-helpers.js';
+import { print } from '../testing/escpos.js';
 
 describe('virtual printer: ESC/POS from other encoders', () => {
   test('receiptline output prints its text, rule, QR graphic and barcode without warnings', () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EscposInterpreter, interpretEscpos } from './interpreter.js';
-import { ESC, GS, LF, VALID, esc } from './test-helpers.js';
+import { ESC, GS, LF, VALID, esc } from '../testing/escpos.js';
 import type { PrintedPage } from './types.js';
 
 const OPTIONS = { paper: '80mm' } as const;

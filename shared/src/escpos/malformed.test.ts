@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { renderEscposToPng } from './render.js';
-import { ESC, GS, LF, VALID, esc, print } from './test-helpers.js';
+import { ESC, GS, LF, VALID, esc, print } from '../testing/escpos.js';
 
 /** A generous bound for CI machines; each case takes a few milliseconds here. */
 const TIME_LIMIT_MS = 2000;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { renderEscposToPng } from './render.js';
-import { ESC, GS, LF, esc, requireTool, skipWithout } from './test-helpers.js';
+import { ESC, GS, LF, esc, requireTool, skipWithout } from '../testing/escpos.js';
 
 const skip = skipWithout('tesseract');
 

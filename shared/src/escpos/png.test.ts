@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { encodePng1Bit } from './png.js';
 import { renderEscposPreview, renderEscposToPng } from './render.js';
-import { ESC, LF, esc, print } from './test-helpers.js';
+import { ESC, LF, esc, print } from '../testing/escpos.js';
 
 describe('virtual printer: PNG output', () => {
   test('the PNG is a 1-bit grayscale image with exactly the page pixels, black on white', async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { encodeReceipt, encodeReceiptWithReport } from '../receipt/index.js';
 import { interpretEscpos } from './interpreter.js';
 import { renderEscposToPng } from './render.js';
-import { requireTool, skipWithout } from './test-helpers.js';
+import { requireTool, skipWithout } from '../testing/escpos.js';
 
 const STANDARD = JSON.parse(
   readFileSync(

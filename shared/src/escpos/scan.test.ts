@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { renderEscposToPng } from './render.js';
-import { ESC, GS, LF, esc, qrStore, requireTool, skipWithout } from './test-helpers.js';
+import { ESC, GS, LF, esc, qrStore, requireTool, skipWithout } from '../testing/escpos.js';
 
 const skip = skipWithout('zbarimg');
 const dir = mkdtempSync(join(tmpdir(), 'printwire-scan-'));

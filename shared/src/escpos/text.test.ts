@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ESC, GS, LF, esc, inkIn, print } from './test-helpers.js';
+import { ESC, GS, LF, esc, inkIn, print } from '../testing/escpos.js';
 
 describe('virtual printer: text lines', () => {
   test('prints a line on LF at the left edge in 12x24 font A cells and feeds 30 dots', () => {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PrintwireError } from '../errors/index.js';
 import { encodeReceipt, encodeReceiptWithReport } from './index.js';
-import { ascii, body, h, HEADER, hex, pngOf, profileWith } from './test-helpers.js';
+import { ascii, body, h, HEADER, hex, pngOf, profileWith } from '../testing/receipt.js';
 
 // Golden bytes of every block and block option (the job header is checked by body()).
 

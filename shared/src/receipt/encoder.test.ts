@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PrintwireError } from '../errors/index.js';
 import { encodeReceipt, encodeReceiptWithReport } from './index.js';
-import { ascii, body, h, HEADER, hex, profileWith } from './test-helpers.js';
+import { ascii, body, h, HEADER, hex, profileWith } from '../testing/receipt.js';
 
 describe('the job header', () => {
   test('a job starts with ESC @ and ESC t with the codepage number of the profile', () => {

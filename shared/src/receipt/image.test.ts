@@ -9,7 +9,7 @@ import {
   resizeGray,
   toBitmap,
 } from './image.js';
-import { pngOf } from './test-helpers.js';
+import { pngOf } from '../testing/receipt.js';
 import { PNG } from 'pngjs';
 
 test('a PNG decodes to grayscale, transparent pixels as white paper', () => {

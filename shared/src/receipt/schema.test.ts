@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RECEIPT_LIMITS, validateReceiptDocument } from './schema.js';
-import { pngOf } from './test-helpers.js';
+import { pngOf } from '../testing/receipt.js';
 
 /** The issue messages of a document with these blocks (empty when it is valid). */
 function problems(blocks: unknown[], extra: Record<string, unknown> = {}): string[] {

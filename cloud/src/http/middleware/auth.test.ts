@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hashSecret } from '../../services/api-keys.js';
-import { startHarness, type Harness } from '../../test-harness.js';
+import { startHarness, type Harness } from '../../testing/harness.js';
 import { LAST_USED_RESOLUTION_MS } from './auth.js';
 
 describe('API keys: lastUsedAt', () => {

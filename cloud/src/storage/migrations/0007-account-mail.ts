@@ -12,7 +12,7 @@
  * transaction of its own (Kysely runs SQLite migrations outside one).
  */
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../migrations.js';
+import type { Dialect } from '../dialect.js';
 
 export function accountMailMigration(dialect: Dialect): Migration {
   return {

@@ -1,0 +1,43 @@
+// The import rules `npm run lint` checks (dependency-cruiser). docs/architecture.md explains them.
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'Imports point one way. Two modules that need each other belong together, or the types they share belong to the lower one.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'shared-stays-shared',
+      severity: 'error',
+      comment: 'shared is what the cloud and the agent both build on: it imports neither.',
+      from: { path: '^shared/' },
+      to: { path: '^(cloud|agent)/' },
+    },
+    {
+      name: 'no-test-support-in-sources',
+      severity: 'error',
+      comment:
+        'Test support (the testing/ folders) is for tests and benches only; no source file imports it.',
+      from: {
+        path: '^(shared|cloud|agent)/',
+        pathNot: ['\\.test\\.ts$', '/testing/'],
+      },
+      to: { path: '^(shared|cloud|agent)/src/testing/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|fixtures|\\.printwire)/' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    tsConfig: { fileName: 'tsconfig.base.json' },
+  },
+};

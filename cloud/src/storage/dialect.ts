@@ -1,0 +1,2 @@
+/** The SQL database under the store: SQLite (one instance) or PostgreSQL (several). */
+export type Dialect = 'sqlite' | 'postgres';

@@ -1,0 +1,239 @@
+/**
+ * Test helpers for the gateway: the whole app on an ephemeral port with the gateway attached
+ * (manual clock, real store, in-process or given bus), and a light protocol client that speaks
+ * to it over a real WebSocket.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import WebSocket from 'ws';
+import {
+  parseCloudMessage,
+  PROTOCOL_VERSION,
+  serializeMessage,
+  type AgentMessage,
+  type CloudMessage,
+  type CloudMessageOf,
+  type CloudMessageType,
+  type PrinterInfo,
+} from '@printwire/shared/protocol/index';
+import { createApp, type CloudApp } from '../app.js';
+import { MemoryBus, MemoryCache } from '../cache/memory.js';
+import type { BusEvent, EventBus } from '../cache/types.js';
+import { defaultConfig } from '../config.js';
+import { ManualClock } from '../lib/clock.js';
+import { bootstrap, type BootstrapResult } from '../services/bootstrap.js';
+import type { Store } from '../storage/store.js';
+import type { GatewayOptions } from '../gateway/gateway.js';
+
+export interface GatewayHarness {
+  url: string;
+  wsUrl: string;
+  store: Store;
+  clock: ManualClock;
+  cloud: CloudApp;
+  events: BusEvent[];
+  org(): Promise<BootstrapResult>;
+  /** Activates a device with a fresh code of `org`; returns its id and token. */
+  activate(org: BootstrapResult): Promise<{ deviceId: string; deviceToken: string }>;
+  post(path: string, body: unknown, key?: string): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+let n = 0;
+
+export async function startGatewayHarness(options: {
+  store: Store;
+  bus?: EventBus;
+  clock?: ManualClock;
+  gateway?: Partial<GatewayOptions>;
+}): Promise<GatewayHarness> {
+  const { store } = options;
+  const clock = options.clock ?? new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
+  const bus = options.bus ?? new MemoryBus();
+  const events: BusEvent[] = [];
+  const unsubscribe = await bus.subscribe((e) => events.push(e));
+  const config = defaultConfig({ port: 0, logLevel: 'silent' });
+  const cloud = createApp({
+    store,
+    cache: new MemoryCache(),
+    bus,
+    clock,
+    logger: pino({ level: 'silent' }),
+    config,
+    gateway: { livenessCheckMs: 0, ...options.gateway },
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = cloud.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  await cloud.gateway.attach(server);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const post = async (path: string, body: unknown, key?: string) => {
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+  return {
+    url,
+    wsUrl: `ws://127.0.0.1:${port}/agent/v1/connect`,
+    store,
+    clock,
+    cloud,
+    events,
+    org: () =>
+      bootstrap(
+        store,
+        {
+          email: `gw${++n}-${Date.now()}@example.com`,
+          password: 'correct horse battery',
+          org: `Gateway shop ${n}`,
+          plan: 'business',
+        },
+        clock.now(),
+      ),
+    async activate(org) {
+      const res = await post('/agent/v1/activate', {
+        code: org.activationCode,
+        name: 'till',
+        os: 'linux',
+        arch: 'x64',
+        agentVersion: '0.1.0',
+      });
+      if (res.status !== 201) throw new Error(`activation failed: ${JSON.stringify(res.body)}`);
+      return res.body as { deviceId: string; deviceToken: string };
+    },
+    post,
+    async close() {
+      await cloud.gateway.close(1000);
+      await unsubscribe();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+export function printerInfo(agentPrinterId: string, extra: Partial<PrinterInfo> = {}): PrinterInfo {
+  return {
+    agentPrinterId,
+    name: `Printer ${agentPrinterId}`,
+    alias: null,
+    uri: 'tcp://10.0.0.5:9100',
+    connection: 'tcp',
+    kind: 'receipt',
+    language: 'escpos',
+    paper: '80mm',
+    codepage: 'CP858',
+    capabilities: ['receipt', 'cut'],
+    status: 'online',
+    isDefault: true,
+    ...extra,
+  };
+}
+
+/** A light protocol client: a real WebSocket, messages queued until asked for. */
+export class TestAgent {
+  readonly received: CloudMessage[] = [];
+  closeCode: number | undefined;
+  readonly closed: Promise<number>;
+  private waiters: Array<() => void> = [];
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (raw: Buffer) => {
+      const parsed = parseCloudMessage(raw);
+      if (parsed.ok) this.received.push(parsed.message);
+      this.wake();
+    });
+    this.closed = new Promise((resolve) => {
+      socket.on('close', (code: number) => {
+        this.closeCode = code;
+        this.wake();
+        resolve(code);
+      });
+    });
+  }
+
+  /** Opens the socket; rejects with the HTTP status when the handshake is refused. */
+  static connect(url: string, token: string): Promise<TestAgent> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+      socket.once('open', () => resolve(new TestAgent(socket)));
+      socket.once('unexpected-response', (_req, res) => {
+        reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode }));
+        res.resume();
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** Connects, says hello with `printers`, waits for welcome. */
+  static async online(
+    url: string,
+    token: string,
+    printers: PrinterInfo[] = [printerInfo('prn_a')],
+  ): Promise<{ agent: TestAgent; welcome: CloudMessageOf<'welcome'> }> {
+    const agent = await TestAgent.connect(url, token);
+    agent.send({
+      type: 'hello',
+      id: 'hello-1',
+      protocolVersion: PROTOCOL_VERSION,
+      agentVersion: '0.1.0',
+      os: 'linux',
+      arch: 'x64',
+      hostname: 'till',
+      printers,
+    });
+    return { agent, welcome: await agent.next('welcome') };
+  }
+
+  send(message: AgentMessage): void {
+    this.socket.send(serializeMessage(message));
+  }
+
+  sendRaw(text: string | Buffer): void {
+    this.socket.send(text);
+  }
+
+  /** The first received message of `type` (optionally matching), removed from the queue. */
+  async next<T extends CloudMessageType>(
+    type: T,
+    match: (m: CloudMessageOf<T>) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<CloudMessageOf<T>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = this.received.findIndex((m) => m.type === type && match(m as CloudMessageOf<T>));
+      if (i >= 0) return this.received.splice(i, 1)[0] as CloudMessageOf<T>;
+      if (this.closeCode !== undefined)
+        throw new Error(`closed (${this.closeCode}) before ${type}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no ${type} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  close(): Promise<number> {
+    this.socket.close();
+    return this.closed;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}
