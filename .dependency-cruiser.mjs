@@ -15,7 +15,15 @@ export default {
       severity: 'error',
       comment: 'shared is what the cloud and the agent both build on: it imports neither.',
       from: { path: '^shared/' },
-      to: { path: '^(cloud|agent)/' },
+      to: { path: '^(cloud|agent|sdk)/' },
+    },
+    {
+      name: 'sdk-stands-alone',
+      severity: 'error',
+      comment:
+        'The SDK ships to browsers with no runtime dependency: it imports nothing of the other packages.',
+      from: { path: '^sdk/' },
+      to: { path: '^(shared|cloud|agent)/' },
     },
     {
       name: 'no-test-support-in-sources',

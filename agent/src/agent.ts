@@ -41,6 +41,8 @@ import { createSerialTransport } from './transports/serial/serial-transport.js';
 import { createSystemTransport } from './transports/system/system-transport.js';
 import { createTcpTransport } from './transports/tcp/tcp-transport.js';
 import { createUsbTransport } from './transports/usb/create-usb-transport.js';
+import { LocalMode, type LocalModeOptions } from './local-server/local-mode.js';
+import { LOCAL_API_VERSION } from './local-server/protocol.js';
 
 /** The agent's version, from its package.json. */
 export const AGENT_VERSION: string = (
@@ -93,6 +95,11 @@ export interface AgentOptions {
   /** What a committed job survives; default `power-loss` (see `JobQueueOptions`). */
   durability?: 'power-loss' | 'process';
   link?: Pick<CloudLinkOptions, 'reconnect' | 'handshakeTimeoutMs'>;
+  /**
+   * The local server for the browser SDK (docs/local-mode.md), started by `start`; none when
+   * absent (the CLI passes it unless --no-local-server).
+   */
+  localServer?: LocalModeOptions;
 }
 
 /** The transports this agent version has. */
@@ -127,6 +134,11 @@ export class Agent {
   readonly #runner: JobRunner;
   readonly #clock: Clock;
   #pruneTimer: TimerHandle | null = null;
+  /** Local mode: settings, templates and the local API's backend (the server runs on start). */
+  readonly local: LocalMode;
+  readonly #localOptions: LocalModeOptions | undefined;
+  /** Resolves with the local server's port once it listens (null when it is off or failed). */
+  localServerReady: Promise<number | null> = Promise.resolve(null);
 
   private constructor(
     options: AgentOptions,
@@ -178,6 +190,7 @@ export class Agent {
         events: {
           onStatus: (agentPrinterId, report) => {
             logger.info({ printer: agentPrinterId, ...report }, 'printer status');
+            this.local.backend.printerStatus(agentPrinterId, report.detail);
             // Kept while the link is down and sent after the next welcome, unless superseded.
             this.link?.report(`status:${agentPrinterId}`, {
               type: 'printer.status',
@@ -187,13 +200,15 @@ export class Agent {
               at: new Date(clock.now()).toISOString(),
             });
           },
-          onProgress: (message) => this.link?.send(message),
+          onProgress: (message) => {
+            if (!this.#localChanged(message.jobId)) this.link?.send(message);
+          },
           onResult: (message) => {
             logger.info(
               { jobId: message.jobId, outcome: message.outcome, errorCode: message.errorCode },
               'job ended',
             );
-            this.link?.send(message);
+            if (!this.#localChanged(message.jobId)) this.link?.send(message);
           },
         },
       },
@@ -227,8 +242,14 @@ export class Agent {
                 };
               },
               queueSummary: () => this.#queueCounts(),
-              onWelcome: (welcome) => this.#applyConfig(welcome.config),
-              onConfig: (config) => this.#applyConfig(config),
+              onWelcome: (welcome) => {
+                this.#applyConfig(welcome.config);
+                this.local.applyConfig(welcome.config);
+              },
+              onConfig: (config) => {
+                this.#applyConfig(config);
+                this.local.applyConfig(config);
+              },
               onDispatch: (job) => this.#dispatch(job),
               onCancel: (jobId) => {
                 const answer = this.queue.cancel(jobId);
@@ -245,6 +266,50 @@ export class Agent {
             },
           })
         : null;
+    this.#localOptions = options.localServer;
+    this.local = new LocalMode({
+      dataDir: this.dataDir,
+      queue: this.queue,
+      clock,
+      logger,
+      production: process.env.NODE_ENV === 'production',
+      info: () => ({
+        agentVersion: AGENT_VERSION,
+        deviceId: this.#config.deviceId,
+        organizationId: this.#config.organizationId,
+        cloud: !this.link
+          ? 'not-activated'
+          : this.link.state === 'online'
+            ? 'connected'
+            : 'offline',
+        localApiVersion: LOCAL_API_VERSION,
+      }),
+      printers: () => this.printerInfo(),
+      jobStored: async (jobId, agentPrinterId) => {
+        await this.queue.flush();
+        this.logger.info({ jobId, printer: agentPrinterId }, 'local job received');
+        this.#localChanged(jobId);
+        this.#runner.wake(agentPrinterId);
+      },
+      cancel: async (jobId) => {
+        const answer = this.queue.cancel(jobId);
+        await this.queue.flush();
+        this.logger.info({ jobId, reason: answer.reason }, 'local cancel asked');
+        this.#localChanged(jobId);
+      },
+    });
+  }
+
+  /**
+   * A local job changed (its state is flushed): the pages hear of it and its report goes to the
+   * cloud. False for a cloud job.
+   */
+  #localChanged(jobId: string): boolean {
+    if (!this.queue.isLocal(jobId)) return false;
+    this.local.backend.jobChanged(jobId);
+    const report = this.queue.pendingReport(jobId);
+    if (report) this.link?.send(report);
+    return true;
   }
 
   /**
@@ -347,10 +412,18 @@ export class Agent {
     this.#discovery?.start();
     this.link?.start();
     if (!this.link) this.logger.warn('no device token or cloud URL: printing local jobs only');
+    if (this.#localOptions) {
+      this.localServerReady = this.local.start(this.#localOptions).catch((error: unknown) => {
+        this.logger.error({ err: error }, 'the local server did not start');
+        return null;
+      });
+    }
   }
 
   async stop(): Promise<void> {
     await this.#discovery?.stop();
+    await this.localServerReady;
+    await this.local.stop();
     this.link?.stop();
     if (this.#pruneTimer) this.#clock.clearTimeout(this.#pruneTimer);
     this.#pruneTimer = null;

@@ -18,6 +18,9 @@ import { defaultDiscoverySources } from './discovery/default-sources.js';
 import { discoverPrinters, formatDiscovered } from './discovery/discover.js';
 import { exportLogs } from './logs/export.js';
 import { JobQueue } from './queue/job-queue.js';
+import { readLocalServerState } from './local-server/local-mode.js';
+import { loadOriginAnswers, normalizeOrigin, setOriginAnswer } from './local-server/local-store.js';
+import { caCertPath, ensureLocalTls } from './local-server/tls.js';
 
 const USAGE = `printwire-agent ${AGENT_VERSION}
 
@@ -28,6 +31,8 @@ Usage:
   printwire-agent printers hide ID | show ID
   printwire-agent status [--json]
   printwire-agent logs export --out FILE.zip
+  printwire-agent local-ca
+  printwire-agent origins [allow|block|forget ORIGIN] [--json]
 
 Every command takes --data-dir DIR (default: PRINTWIRE_AGENT_DATA_DIR, else the per-user
 application data folder). Printer URIs: tcp://HOST[:PORT], serial:PATH?baud=N,
@@ -36,7 +41,10 @@ usb://VID:PID[/SERIAL], system:QUEUE, each with ?name=&alias=&paper=58mm|80mm&co
 (--json lists only the configured printers unless --discover is given). The agent uses and
 reports the USB printers and system queues it finds beside the configured ones, looking again
 every 30 s (PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS) and when USB devices come and go;
-\`printers hide ID\` stops reporting one (applied by a running agent at its next look).`;
+\`printers hide ID\` stops reporting one (applied by a running agent at its next look).
+\`local-ca\` prints the path of the local server's CA certificate (made if missing), for
+installers and browsers to trust. \`origins\` lists the answers kept per origin for unsigned
+local printing, or sets (allow, block) or removes (forget) one.`;
 
 const OPTIONS = {
   'data-dir': { type: 'string' },
@@ -63,8 +71,12 @@ async function start(values: Values, dataDir: string): Promise<void> {
   if (values['local-port'] !== undefined && values['no-local-server']) {
     throw new UsageError('--local-port and --no-local-server exclude each other');
   }
-  if (values['local-port'] !== undefined && !/^\d{1,5}$/.test(values['local-port'])) {
-    throw new UsageError('--local-port must be a port number');
+  const localPort = values['local-port'];
+  if (
+    localPort !== undefined &&
+    (!/^\d{1,5}$/.test(localPort) || Number(localPort) < 1 || Number(localPort) > 65535)
+  ) {
+    throw new UsageError('--local-port must be a port number (1-65535)');
   }
   const agent = await Agent.open({
     dataDir,
@@ -74,6 +86,12 @@ async function start(values: Values, dataDir: string): Promise<void> {
     ...(values['activation-code'] ? { activationCode: values['activation-code'] } : {}),
     ...(values.printer ? { printers: values.printer } : {}),
     ...(values.name ? { deviceName: values.name } : {}),
+    ...(values['no-local-server']
+      ? {}
+      : {
+          localServer:
+            values['local-port'] !== undefined ? { port: Number(values['local-port']) } : {},
+        }),
   });
   agent.start();
   agent.logger.info(
@@ -83,9 +101,11 @@ async function start(values: Values, dataDir: string): Promise<void> {
       printers: agent.printers.length,
       deviceId: agent.config.deviceId,
     },
-    // The local server (browser SDK) is a later issue: its flags are accepted already.
     'printwire-agent started',
   );
+  void agent.localServerReady.then((port) => {
+    if (port) process.stdout.write(`local server on https://localhost:${port}\n`);
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -176,6 +196,7 @@ function status(values: Values, dataDir: string): void {
       uri: p.spec.uri,
     })),
     queue,
+    localServer: readLocalServerState(dataDir),
   };
   print(value, values.json === true, () =>
     [
@@ -183,12 +204,39 @@ function status(values: Values, dataDir: string): void {
       `cloud:     ${value.cloud ?? '(none)'}`,
       `data dir:  ${dataDir}`,
       `printers:  ${value.printers.length === 0 ? '(none)' : value.printers.map((p) => `${p.name} (${p.uri})`).join(', ')}`,
+      `local:     ${value.localServer ? value.localServer.url : '(not running)'}`,
       `queue:     ${
         queue
           ? `${queue.queued} queued, ${queue.printing} printing, ${queue.printed} printed, ${queue.failed} failed, ${queue.unconfirmed} results not yet confirmed`
           : '(empty)'
       }`,
     ].join('\n'),
+  );
+}
+
+function origins(values: Values, dataDir: string, action?: string, text?: string): void {
+  if (action !== undefined) {
+    if (!['allow', 'block', 'forget'].includes(action)) {
+      throw new UsageError('expected: origins [allow|block|forget ORIGIN]');
+    }
+    const origin = text === undefined ? null : normalizeOrigin(text);
+    if (origin === null) {
+      throw new UsageError(
+        `origins ${action}: ORIGIN must be scheme://host[:port], e.g. https://shop.example`,
+      );
+    }
+    setOriginAnswer(dataDir, origin, action === 'forget' ? null : (action as 'allow' | 'block'));
+  }
+  const answers = loadOriginAnswers(dataDir);
+  const list = Object.entries(answers).map(([origin, a]) => ({
+    origin,
+    answer: a.answer,
+    at: a.at,
+  }));
+  print(list, values.json === true, () =>
+    list.length === 0
+      ? 'No answers kept (unsigned pages are asked when the organization allows it).'
+      : list.map((o) => `${o.answer.padEnd(5)}  ${o.origin}  (${o.at})`).join('\n'),
   );
 }
 
@@ -229,6 +277,13 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`wrote ${values.out} (${files.length} files)\n`);
       return;
     }
+    case 'local-ca': {
+      if (!existsSync(caCertPath(dataDir))) ensureLocalTls(dataDir);
+      process.stdout.write(`${caCertPath(dataDir)}\n`);
+      return;
+    }
+    case 'origins':
+      return origins(values, dataDir, sub, positionals[2]);
     default:
       throw new UsageError(`unknown command '${command}'`);
   }

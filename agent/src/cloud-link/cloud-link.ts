@@ -120,7 +120,11 @@ export class CloudLink {
     const socket = this.#socket;
     if (this.#state !== 'online' || !socket || socket.readyState !== WebSocket.OPEN) return false;
     socket.send(serializeMessage(message));
-    if (message.type === 'job.result' || message.type === 'job.cancelled') {
+    if (
+      message.type === 'job.result' ||
+      message.type === 'job.cancelled' ||
+      message.type === 'job.local'
+    ) {
       this.#sentAt.set(message.id, this.#o.clock.now());
     }
     return true;

@@ -93,7 +93,13 @@ export async function exportLogs(options: {
   if (existsSync(queuePath)) {
     const queue = new JobQueue(queuePath);
     try {
-      const unconfirmed = queue.outbox().map((m) => ({ type: m.type, jobId: m.jobId, at: m.at }));
+      const unconfirmed = queue
+        .outbox()
+        .map((m) =>
+          m.type === 'job.local'
+            ? { type: m.type, jobId: m.job.id, at: m.job.updatedAt }
+            : { type: m.type, jobId: m.jobId, at: m.at },
+        );
       add(
         'queue-summary.json',
         JSON.stringify({ ...queue.summary(), unconfirmedMessages: unconfirmed }, null, 2),

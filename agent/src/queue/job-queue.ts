@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { ErrorCode } from '@printwire/shared/errors/index';
+import { isErrorCode, type ErrorCode } from '@printwire/shared/errors/index';
+import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import type {
   AgentMessageOf,
   DispatchedJob,
   DispatchedJobOptions,
+  LocalJob,
 } from '@printwire/shared/protocol/index';
 import { systemClock, type Clock } from '../core/clock.js';
 import { MIGRATIONS } from './schema.js';
@@ -34,7 +36,22 @@ export interface QueuedJob {
 /** A message that must reach the cloud: kept until the cloud acknowledges its id. */
 export type ResultMessage = AgentMessageOf<'job.result'>;
 export type CancelMessage = AgentMessageOf<'job.cancelled'>;
-export type OutboxMessage = ResultMessage | CancelMessage;
+
+/** A local job's whole record, as reported to the cloud in `job.local`. */
+export type LocalJobRecord = LocalJob;
+export type LocalJobState = LocalJob['state'];
+
+/** The report of a local job to the cloud (the newest record replaces the older one). */
+export type LocalReportMessage = AgentMessageOf<'job.local'>;
+
+export type OutboxMessage = ResultMessage | CancelMessage | LocalReportMessage;
+
+/** What a page asked for, beyond the job itself. */
+export interface LocalJobFields {
+  idempotencyKey: string | null;
+  templateId: string | null;
+  metadata: Record<string, string>;
+}
 
 export type AcceptOutcome =
   /** New: stored durably; acknowledge it. */
@@ -72,6 +89,13 @@ interface JobRow {
   error_message: string | null;
   created_at: string;
   received_at: number;
+  updated_at: number;
+  source: 'cloud' | 'local';
+  idempotency_key: string | null;
+  template_id: string | null;
+  metadata: string | null;
+  events: string | null;
+  printed_at: number | null;
 }
 
 function toJob(row: JobRow): QueuedJob {
@@ -251,6 +275,9 @@ export class JobQueue {
     const result = this.#sql(
       `UPDATE jobs SET state = 'printing', updated_at = ? WHERE id = ? AND state = 'queued'`,
     ).run(this.#clock.now(), id);
+    if (result.changes === 1 && this.#row(id)?.source === 'local') {
+      this.#localEvent(id, 'sending', null, null);
+    }
     return result.changes === 1;
   }
 
@@ -271,6 +298,9 @@ export class JobQueue {
         now,
       );
     }
+    if (row.source === 'local') {
+      this.#localEvent(id, state, error?.code ?? null, state === 'printed' ? now : null);
+    }
     const message: ResultMessage = {
       type: 'job.result',
       id: randomUUID(),
@@ -282,15 +312,17 @@ export class JobQueue {
         : {}),
       at: this.#iso(),
     };
-    this.#addOutbox(message);
+    // A local job is reported whole (job.local); the cloud never dispatched it, so no job.result.
+    if (row.source !== 'local') this.#addOutbox(message);
     return message;
   }
 
   #addOutbox(message: OutboxMessage): void {
-    this.#sql('DELETE FROM outbox WHERE job_id = ?').run(message.jobId);
+    const jobId = message.type === 'job.local' ? message.job.id : message.jobId;
+    this.#sql('DELETE FROM outbox WHERE job_id = ?').run(jobId);
     this.#sql('INSERT INTO outbox (id, job_id, message, created_at) VALUES (?, ?, ?, ?)').run(
       message.id,
-      message.jobId,
+      jobId,
       JSON.stringify(message),
       this.#clock.now(),
     );
@@ -320,6 +352,7 @@ export class JobQueue {
       `UPDATE jobs SET state = 'queued', attempt = ?, next_attempt_at = ?, error_code = ?,
            error_message = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'printing')`,
     ).run(attempt, nextAttemptAt, error.code, error.message, this.#clock.now(), id);
+    if (this.#row(id)?.source === 'local') this.#localEvent(id, 'queued', error.code, null);
   }
 
   /**
@@ -339,6 +372,7 @@ export class JobQueue {
           this.#clock.now(),
           id,
         );
+        if (row?.source === 'local') this.#localEvent(id, 'cancelled', null, null);
       }
       const message: CancelMessage = {
         type: 'job.cancelled',
@@ -348,6 +382,8 @@ export class JobQueue {
         reason,
         at: this.#iso(),
       };
+      // A local job's cancel is reported through its job.local record.
+      if (row?.source === 'local') return message;
       // The answer to a cancel never replaces a pending result of the same job.
       this.#sql('INSERT INTO outbox (id, job_id, message, created_at) VALUES (?, ?, ?, ?)').run(
         message.id,
@@ -414,6 +450,138 @@ export class JobQueue {
   /** The cloud acknowledged the message with this id. */
   confirm(messageId: string): void {
     this.#sql('DELETE FROM outbox WHERE id = ?').run(messageId);
+  }
+
+  /**
+   * Stores a job a page printed locally (committed when this returns), or finds the local job
+   * its idempotency key names already. The job's first report to the cloud goes to the outbox.
+   */
+  acceptLocal(job: DispatchedJob, fields: LocalJobFields): { id: string; created: boolean } {
+    return this.#db.transaction(() => {
+      if (fields.idempotencyKey !== null) {
+        const existing = this.#sql(
+          `SELECT id FROM jobs WHERE source = 'local' AND idempotency_key = ?`,
+        ).get(fields.idempotencyKey) as { id: string } | undefined;
+        if (existing) return { id: existing.id, created: false };
+      }
+      const now = this.#clock.now();
+      const events = [{ state: 'queued', errorCode: null, at: this.#iso() }];
+      this.#sql(
+        `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
+             max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at,
+             source, idempotency_key, template_id, metadata, events)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, 'local', ?, ?, ?, ?)`,
+      ).run(
+        job.id,
+        job.agentPrinterId,
+        job.type,
+        job.encoding,
+        JSON.stringify(job.content),
+        JSON.stringify(job.options),
+        job.attempt,
+        job.maxAttempts,
+        now,
+        job.expiresAt === null ? null : Date.parse(job.expiresAt),
+        job.createdAt,
+        now,
+        now,
+        fields.idempotencyKey,
+        fields.templateId,
+        JSON.stringify(fields.metadata),
+        JSON.stringify(events),
+      );
+      this.#reportLocal(job.id);
+      return { id: job.id, created: true };
+    })();
+  }
+
+  /** The unconfirmed `job.local` report of a local job, or null when the cloud has it. */
+  pendingReport(jobId: string): LocalReportMessage | null {
+    const row = this.#sql('SELECT message FROM outbox WHERE job_id = ?').get(jobId) as
+      { message: string } | undefined;
+    if (!row) return null;
+    const message = JSON.parse(row.message) as OutboxMessage;
+    return message.type === 'job.local' ? message : null;
+  }
+
+  /** Whether the job came from the local server. */
+  isLocal(id: string): boolean {
+    return this.#row(id)?.source === 'local';
+  }
+
+  /** A local job's whole record, or null (unknown, or a cloud job). */
+  localRecord(id: string): LocalJobRecord | null {
+    const row = this.#row(id);
+    if (!row || row.source !== 'local') return null;
+    const events = JSON.parse(row.events ?? '[]') as LocalJobRecord['events'];
+    const state: LocalJobState = row.state === 'printing' ? 'sending' : row.state;
+    // Attempts made so far: each one began with `sending`.
+    const attempt = events.filter((e) => e.state === 'sending').length;
+    return {
+      id: row.id,
+      idempotencyKey: row.idempotency_key,
+      agentPrinterId: row.agent_printer_id,
+      type: row.type as LocalJob['type'],
+      templateId: row.template_id,
+      metadata: JSON.parse(row.metadata ?? '{}') as Record<string, string>,
+      state,
+      attempt,
+      errorCode: state === 'failed' ? (row.error_code as ErrorCode | null) : null,
+      errorMessage: state === 'failed' ? row.error_message : null,
+      createdAt: row.created_at,
+      updatedAt: new Date(row.updated_at).toISOString(),
+      printedAt: row.printed_at === null ? null : new Date(row.printed_at).toISOString(),
+      events,
+    };
+  }
+
+  #localEvent(
+    id: string,
+    state: LocalJobState,
+    errorCode: string | null,
+    printedAt: number | null,
+  ): void {
+    const row = this.#row(id);
+    if (!row) return;
+    const events = JSON.parse(row.events ?? '[]') as LocalJobRecord['events'];
+    events.push({
+      state,
+      errorCode: errorCode !== null && isErrorCode(errorCode) ? errorCode : null,
+      at: this.#iso(),
+    });
+    // The protocol caps a report's events: the first (created) and the newest are kept.
+    if (events.length > PROTOCOL_LIMITS.maxJobEvents) {
+      events.splice(1, events.length - PROTOCOL_LIMITS.maxJobEvents);
+    }
+    this.#sql('UPDATE jobs SET events = ?, printed_at = COALESCE(?, printed_at) WHERE id = ?').run(
+      JSON.stringify(events),
+      printedAt,
+      id,
+    );
+    this.#reportLocal(id);
+  }
+
+  /** Puts the job's current record in the outbox, replacing an older unsent one. */
+  #reportLocal(id: string): void {
+    const job = this.localRecord(id);
+    if (!job) return;
+    this.#addOutbox({ type: 'job.local', id: randomUUID(), job });
+  }
+
+  /**
+   * Remembers the nonce of a signed local request; false when it was seen within the last
+   * `windowSeconds` (older ones are forgotten: their timestamp can no longer pass).
+   */
+  rememberNonce(nonce: string, nowSeconds: number, windowSeconds: number): boolean {
+    return this.#db.transaction(() => {
+      this.#sql('DELETE FROM local_nonces WHERE seen_at < ?').run(nowSeconds - 2 * windowSeconds);
+      return (
+        this.#sql('INSERT OR IGNORE INTO local_nonces (nonce, seen_at) VALUES (?, ?)').run(
+          nonce,
+          nowSeconds,
+        ).changes === 1
+      );
+    })();
   }
 
   summary(): QueueSummary {

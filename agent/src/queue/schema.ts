@@ -27,4 +27,15 @@ export const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX outbox_job ON outbox (job_id);`,
+  // Local mode (1.1.0): jobs a page printed through the local server, their report to the
+  // cloud, and the nonces of signed requests (kept across restarts).
+  `ALTER TABLE jobs ADD COLUMN source TEXT NOT NULL DEFAULT 'cloud';
+   ALTER TABLE jobs ADD COLUMN idempotency_key TEXT;
+   ALTER TABLE jobs ADD COLUMN template_id TEXT;
+   ALTER TABLE jobs ADD COLUMN metadata TEXT;
+   ALTER TABLE jobs ADD COLUMN events TEXT;
+   ALTER TABLE jobs ADD COLUMN printed_at INTEGER;
+   CREATE UNIQUE INDEX jobs_local_idempotency ON jobs (idempotency_key) WHERE source = 'local';
+   CREATE TABLE local_nonces (nonce TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);
+   CREATE INDEX local_nonces_seen ON local_nonces (seen_at);`,
 ];

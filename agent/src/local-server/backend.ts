@@ -1,0 +1,36 @@
+import type { LocalSettings, OriginAnswer, OriginAnswers } from './local-store.js';
+import type { LocalJob, LocalPrinter } from './protocol.js';
+import type { NonceStore } from './trust.js';
+
+/** `GET /v1/info` and the session's welcome. */
+export interface LocalInfo {
+  agentVersion: string;
+  deviceId: string | null;
+  organizationId: string | null;
+  cloud: 'connected' | 'offline' | 'not-activated';
+  localApiVersion: number;
+}
+
+export type LocalEvent =
+  | { event: 'printer.status'; data: LocalPrinter & { detail: string | null; at: string } }
+  | { event: 'job'; data: LocalJob };
+
+/** What the local server needs from the agent (the agent implements it; tests fake it). */
+export interface LocalBackend {
+  info(): LocalInfo;
+  printers(): LocalPrinter[];
+  /**
+   * Validates a job request (as POST /v1/jobs), stores it durably in the queue with source
+   * local and returns it; the same idempotency key returns the job it named. Throws LocalApiError.
+   */
+  print(request: unknown): Promise<LocalJob>;
+  /** Cancels a local job that has not started; returns it as it is now. Throws JOB_NOT_FOUND. */
+  cancel(jobId: string): Promise<LocalJob>;
+  job(jobId: string): LocalJob | null;
+  settings(): LocalSettings;
+  originAnswers(): OriginAnswers;
+  setOriginAnswer(origin: string, answer: OriginAnswer): void;
+  nonces: NonceStore;
+  /** Subscribes to printer status and job changes; returns the unsubscribe function. */
+  subscribe(listener: (event: LocalEvent) => void): () => void;
+}
