@@ -1,8 +1,8 @@
 /**
  * The web dashboard's account pages in Chromium against a real cloud process: sign up, verify
  * from the mailed link, log in, a first organization, the session across a reload, the three
- * languages, two-factor setup and login with a computed code, a lost connection; axe-core on
- * every page.
+ * languages, the account's name and language, two-factor setup and login with a computed code, a
+ * lost connection; axe-core on every page.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -140,6 +140,33 @@ describe('the dashboard’s sign-up, session and account pages in a browser', ()
     await owner.getByRole('textbox', { name: 'Code' }).fill(totp(secret, 0));
     await owner.getByRole('button', { name: 'Log in' }).click();
     await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
+  });
+
+  test('the account page changes the name and the language, and the saved language becomes the interface’s', async () => {
+    await owner.goto('/account');
+    const main = owner.getByRole('main');
+    await main.getByRole('heading', { name: 'Your account' }).waitFor();
+    assert.equal(await main.getByLabel('Name').inputValue(), OWNER.name);
+    await main.getByLabel('Name').fill('');
+    await main.getByRole('button', { name: 'Save' }).click();
+    await main.getByText('Too small: expected string to have >=1 characters').waitFor();
+    assert.equal(await main.getByLabel('Name').getAttribute('aria-invalid'), 'true');
+    await main.getByLabel('Name').fill('Marie-Claire Joseph');
+    await main.getByLabel('Language').selectOption({ label: 'Français' });
+    await main.getByRole('button', { name: 'Save' }).click();
+    await main.getByRole('heading', { name: 'Votre compte' }).waitFor();
+    await main.getByText('Enregistré.').waitFor();
+    assert.equal(await owner.getAttribute('html', 'lang'), 'fr');
+    await assertAccessible(owner, 'account in French');
+    // Both are the account's now, not just the page's.
+    await owner.reload();
+    await main.getByRole('heading', { name: 'Votre compte' }).waitFor();
+    assert.equal(await main.getByLabel('Nom').inputValue(), 'Marie-Claire Joseph');
+    assert.equal(await main.getByLabel('Langue').inputValue(), 'fr');
+    await main.getByLabel('Langue').selectOption({ label: 'English' });
+    await main.getByRole('button', { name: 'Enregistrer' }).click();
+    await main.getByRole('heading', { name: 'Your account' }).waitFor();
+    assert.equal(await owner.getAttribute('html', 'lang'), 'en');
   });
 
   test('a lost connection shows what happened and Retry, which loads the page once it is back', async () => {

@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import type { components } from './api/schema';
 
-type User = components['schemas']['DashboardUser'];
+export type User = components['schemas']['DashboardUser'];
 
 export type SessionState =
   { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; user: User };

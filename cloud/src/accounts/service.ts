@@ -348,6 +348,13 @@ export class AccountService {
     return presentUser(await this.account(userId));
   }
 
+  /** Changes the caller's name and locale (already validated); answers the user as it now is. */
+  async updateMe(userId: string, patch: { name?: string; locale?: string }): Promise<UserView> {
+    await this.account(userId);
+    await this.store.accounts.updateAccount(userId, patch);
+    return this.me(userId);
+  }
+
   // Two-factor
 
   async setupTwoFactor(

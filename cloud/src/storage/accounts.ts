@@ -138,6 +138,22 @@ export class AccountsRepository {
     );
   }
 
+  /** Changes the user's name and the profile's locale; absent fields stay as they are. */
+  async updateAccount(userId: string, patch: { name?: string; locale?: string }): Promise<void> {
+    await this.write(async (trx) => {
+      if (patch.name !== undefined) {
+        await trx.updateTable('users').set({ name: patch.name }).where('id', '=', userId).execute();
+      }
+      if (patch.locale !== undefined) {
+        await trx
+          .insertInto('userProfiles')
+          .values({ userId, locale: patch.locale })
+          .onConflict((oc) => oc.column('userId').doUpdateSet({ locale: patch.locale! }))
+          .execute();
+      }
+    });
+  }
+
   // Single-use tokens
 
   async createToken(

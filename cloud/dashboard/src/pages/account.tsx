@@ -1,15 +1,14 @@
 /**
- * The account: who is logged in, the language, and two-factor (setup with the QR code drawn in the
+ * The account: who is logged in, the name and language they change, and two-factor (setup with the QR code drawn in the
  * page from the otpauth URL, the recovery codes shown once; turning it off with a code).
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
-import { LanguageSwitcher } from '../language';
-import { formatDate } from '../i18n';
-import { updateUser, useSession } from '../session';
-import { Button, Field, FormError, PageTitle, SecretBox, fieldError } from '../ui';
+import { LANGUAGES, formatDate, setLanguage, type Language } from '../i18n';
+import { updateUser, useSession, type User } from '../session';
+import { Button, Field, FormError, PageTitle, SecretBox, SelectField, fieldError } from '../ui';
 
 export function Account() {
   const { t } = useTranslation();
@@ -20,19 +19,67 @@ export function Account() {
     <section className="narrow">
       <PageTitle>{t('account.title')}</PageTitle>
       <dl className="facts">
-        <dt>{t('fields.name')}</dt>
-        <dd>{user.name}</dd>
         <dt>{t('fields.email')}</dt>
         <dd>{user.email}</dd>
         <dt>{t('account.since')}</dt>
         <dd>{formatDate(user.createdAt)}</dd>
       </dl>
-      <div className="field">
-        <LanguageSwitcher />
-      </div>
+      <Profile user={user} />
       <h2 id="two-factor">{t('twoFactor.sectionTitle')}</h2>
       {user.twoFactorEnabled ? <DisableTwoFactor /> : <SetUpTwoFactor />}
     </section>
+  );
+}
+
+/** The name and the language (PATCH /auth/me); the saved language becomes the interface's. */
+function Profile({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState({ name: user.name, locale: user.locale as Language });
+  const save = useMutation({
+    mutationFn: () => data(api.PATCH('/auth/me', { body: { ...form, name: form.name.trim() } })),
+    onSuccess: async (saved) => {
+      await setLanguage(saved.locale as Language);
+      updateUser(saved);
+    },
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+      noValidate
+    >
+      <Field
+        label={t('fields.name')}
+        autoComplete="name"
+        value={form.name}
+        onChange={(e) => setForm({ ...form, name: e.target.value })}
+        error={fieldError(save.error, 'name')}
+      />
+      <SelectField
+        label={t('account.language')}
+        hint={t('account.languageHint')}
+        value={form.locale}
+        onChange={(e) => setForm({ ...form, locale: e.target.value as Language })}
+        error={fieldError(save.error, 'locale')}
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l.code} value={l.code} lang={l.code}>
+            {l.name}
+          </option>
+        ))}
+      </SelectField>
+      <FormError error={save.error} />
+      {save.isSuccess && (
+        <p className="notice success" role="status">
+          {t('account.saved')}
+        </p>
+      )}
+      <Button type="submit" busy={save.isPending}>
+        {t('account.save')}
+      </Button>
+    </form>
   );
 }
 

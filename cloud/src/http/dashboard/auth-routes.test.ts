@@ -109,6 +109,37 @@ describe('dashboard accounts', () => {
     assert.equal((await h.call('GET', '/auth/me', { token: 'x'.repeat(43) })).status, 401);
   });
 
+  test('PATCH /auth/me changes the name and the locale, which the mails then use', async () => {
+    const p = await h.person('Before');
+    const named = await h.call('PATCH', '/auth/me', { token: p.access, body: { name: 'Anne' } });
+    assert.equal(named.status, 200);
+    assert.equal(named.body.name, 'Anne');
+    assert.equal(named.body.locale, 'en');
+    const french = await h.call('PATCH', '/auth/me', { token: p.access, body: { locale: 'fr' } });
+    assert.equal(french.body.name, 'Anne');
+    assert.equal(french.body.locale, 'fr');
+    const me = await h.call('GET', '/auth/me', { token: p.access });
+    assert.deepEqual([me.body.name, me.body.locale], ['Anne', 'fr']);
+    await h.call('POST', '/auth/forgot-password', { body: { email: p.email } });
+    assert.match((await h.lastMailTo(p.email)).subject, /votre.mot.de.passe/);
+    assert.equal((await h.call('PATCH', '/auth/me', { body: { name: 'X' } })).status, 401);
+  });
+
+  test('PATCH /auth/me takes a name of 1 to 100 characters and a locale of en, fr or ht', async () => {
+    const p = await h.person('Edges');
+    const patch = (body: unknown) => h.call('PATCH', '/auth/me', { token: p.access, body });
+    assert.equal((await patch({ name: 'n'.repeat(100) })).status, 200);
+    assert.equal((await patch({ name: 'n' })).status, 200);
+    assert.equal((await patch({ locale: 'ht' })).body.locale, 'ht');
+    const bad = await patch({ name: 'n'.repeat(101), locale: 'de' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'VALIDATION_FAILED');
+    assert.deepEqual(paths(bad.body), ['locale', 'name']);
+    assert.deepEqual(paths((await patch({ name: '' })).body), ['name']);
+    const me = await h.call('GET', '/auth/me', { token: p.access });
+    assert.deepEqual([me.body.name, me.body.locale], ['n', 'ht']);
+  });
+
   test('an access token lives 15 minutes; refresh rotates the cookie and a reused one closes the session', async () => {
     const p = await h.person('Rotate');
     h.clock.advance(15 * MINUTE - 1);

@@ -18,6 +18,7 @@ import {
   login2faBody,
   loginBody,
   messageSchema,
+  patchMeBody,
   resetBody,
   sessionSchema,
   setupSchema,
@@ -164,6 +165,19 @@ export const authOperations = {
     auth: 'any',
     responses: { 200: { description: 'the user', schema: userSchema } },
   },
+  updateMe: {
+    method: 'patch',
+    path: '/auth/me',
+    summary: "Change the logged-in user's name or locale",
+    description: `${SESSION_NOTE} name 1-100 characters, locale en, fr or ht (the language of the dashboard and of the mails to this user); fields left out stay as they are.`,
+    tag: TAG,
+    auth: 'any',
+    body: patchMeBody,
+    responses: {
+      200: { description: 'the user as it now is', schema: userSchema },
+      400: invalidBody,
+    },
+  },
   setup2fa: {
     method: 'post',
     path: '/auth/2fa/setup',
@@ -286,6 +300,9 @@ export function authRoutes(accounts: AccountService, options: { secureCookies: b
   });
   route(router, ops.me, withSession, async (_req, res) => {
     res.json(await accounts.me(session(res).userId));
+  });
+  route(router, ops.updateMe, withSession, async (req, res) => {
+    res.json(await accounts.updateMe(session(res).userId, parseWith(patchMeBody, req.body)));
   });
   route(router, ops.setup2fa, withSession, async (_req, res) => {
     res.json(await accounts.setupTwoFactor(session(res).userId));

@@ -24,6 +24,11 @@ export const signupBody = z.object({
   name: z.string().min(1).max(100),
   locale: locale.default('en'),
 });
+/** PATCH /auth/me: the caller's name and locale, validated as at sign-up; absent fields stay. */
+export const patchMeBody = z.object({
+  name: z.string().min(1).max(100).optional(),
+  locale: locale.optional(),
+});
 export const tokenBody = z.object({ token });
 export const emailBody = z.object({ email });
 export const loginBody = z.object({
