@@ -1,7 +1,8 @@
 /**
  * The web dashboard's organization pages in Chromium against a real cloud process: API keys with
  * the test/live switch (used with the REST API, then revoked), settings and deleting with the
- * typed name, and billing; axe-core on every page.
+ * typed name, billing, and the last data kept under Retry when a refetch fails; axe-core on every
+ * page.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,6 +77,50 @@ describe('the dashboard’s organization pages in a browser', () => {
 
     await owner.getByRole('switch', { name: 'Test mode' }).uncheck();
     assert.equal(await owner.getByText('Test data:', { exact: false }).count(), 0);
+  });
+
+  test('a 5xx after the page loaded keeps the last data, greyed and busy, under the message and Retry', async () => {
+    await owner.goto(`${orgPath}/developers`);
+    await owner.getByText('No live key yet.', { exact: false }).waitFor();
+    let down = true;
+    // The list answers 503 from now on; creating a key still works, and refreshes the list.
+    await owner.route('**/orgs/*/api-keys', (route) =>
+      down && route.request().method() === 'GET'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              error: { code: 'UNAVAILABLE', message: 'down', retryable: true },
+              requestId: 'req_test',
+            }),
+          })
+        : route.continue(),
+    );
+    await owner.getByRole('button', { name: 'New API key' }).click();
+    await owner.getByLabel('Key name').fill('Till 3');
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    const alert = owner.getByRole('alert').filter({ hasText: 'Something went wrong on our side' });
+    await alert.waitFor();
+    const main = owner.getByRole('main');
+    // The page is still there, greyed, with the key shown once still on it.
+    await main.getByRole('heading', { name: 'Developers', level: 1 }).waitFor();
+    assert.match((await owner.locator('.secret pre').textContent()) ?? '', /^pw_live_/);
+    const content = main.locator('.last-data');
+    assert.equal(await content.getAttribute('aria-busy'), 'true');
+    assert.equal(
+      await owner.evaluate(
+        `document.querySelector('[role=alert]').compareDocumentPosition(document.querySelector('.last-data')) & Node.DOCUMENT_POSITION_FOLLOWING`,
+      ),
+      4,
+      'the message and Retry come before the data',
+    );
+    down = false;
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await alert.waitFor({ state: 'detached' });
+    assert.equal(await content.getAttribute('aria-busy'), null);
+    await owner.getByRole('button', { name: 'Done' }).click();
+    await owner.getByRole('cell', { name: 'Till 3', exact: true }).waitFor();
+    await owner.unroute('**/orgs/*/api-keys');
   });
 
   test('settings are saved, and deleting an organization asks for its typed name', async () => {

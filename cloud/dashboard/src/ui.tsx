@@ -169,6 +169,32 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
 }
 
 /**
+ * A query's content. When a refetch fails (a lost connection or a 5xx) after data was shown, the
+ * last data stays, greyed and marked busy, under the message and Retry: never a blank page, and
+ * nothing in it (a form being filled, a key shown once) is lost. The wrapper is always there, so
+ * React keeps its children's state across the failure.
+ */
+export function LastData({
+  query,
+  children,
+}: {
+  query: { isError: boolean; error: unknown; refetch: () => unknown };
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {query.isError && <LoadError error={query.error} onRetry={() => void query.refetch()} />}
+      <div
+        className={query.isError ? 'last-data stale' : 'last-data'}
+        aria-busy={query.isError || undefined}
+      >
+        {children}
+      </div>
+    </>
+  );
+}
+
+/**
  * A modal dialog (the browser's own <dialog>: focus stays inside, Escape closes it). Open while
  * mounted; `onClose` runs on Escape and on Cancel.
  */

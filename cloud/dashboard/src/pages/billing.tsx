@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Billing as BillingData } from '../api/client';
 import { useBilling } from '../data';
 import { formatDate, formatNumber } from '../i18n';
-import { LoadError, Loading, PageTitle } from '../ui';
+import { LastData, LoadError, Loading, PageTitle } from '../ui';
 import { useOrgId } from './organization';
 
 export function Usage({ billing }: { billing: BillingData }) {
@@ -42,29 +42,31 @@ export function Billing() {
   const { t } = useTranslation();
   const orgId = useOrgId();
   const billing = useBilling(orgId);
-  if (billing.isError)
+  if (billing.isError && !billing.data)
     return <LoadError error={billing.error} onRetry={() => void billing.refetch()} />;
   if (!billing.data) return <Loading />;
   const b = billing.data;
   return (
-    <section className="narrow">
-      <PageTitle lead={t('billing.lead')}>{t('billing.title')}</PageTitle>
-      <dl className="facts">
-        <dt>{t('billing.plan')}</dt>
-        <dd>{t(`plans.${b.plan}`)}</dd>
-        <dt>{t('billing.quota')}</dt>
-        <dd>
-          {b.monthlyQuota === null
-            ? t('billing.unlimited')
-            : t('billing.jobsPerMonth', { n: formatNumber(b.monthlyQuota) })}
-        </dd>
-        <dt>{t('billing.usedLabel')}</dt>
-        <dd>{formatNumber(b.usedThisMonth)}</dd>
-        <dt>{t('billing.nextReset')}</dt>
-        <dd>{formatDate(b.periodEnd, true)}</dd>
-      </dl>
-      <Usage billing={b} />
-      <p className="hint">{t('billing.testFree')}</p>
-    </section>
+    <LastData query={billing}>
+      <section className="narrow">
+        <PageTitle lead={t('billing.lead')}>{t('billing.title')}</PageTitle>
+        <dl className="facts">
+          <dt>{t('billing.plan')}</dt>
+          <dd>{t(`plans.${b.plan}`)}</dd>
+          <dt>{t('billing.quota')}</dt>
+          <dd>
+            {b.monthlyQuota === null
+              ? t('billing.unlimited')
+              : t('billing.jobsPerMonth', { n: formatNumber(b.monthlyQuota) })}
+          </dd>
+          <dt>{t('billing.usedLabel')}</dt>
+          <dd>{formatNumber(b.usedThisMonth)}</dd>
+          <dt>{t('billing.nextReset')}</dt>
+          <dd>{formatDate(b.periodEnd, true)}</dd>
+        </dl>
+        <Usage billing={b} />
+        <p className="hint">{t('billing.testFree')}</p>
+      </section>
+    </LastData>
   );
 }

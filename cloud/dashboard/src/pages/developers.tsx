@@ -15,6 +15,7 @@ import {
   Dialog,
   Field,
   FormError,
+  LastData,
   LoadError,
   Loading,
   PageTitle,
@@ -42,76 +43,78 @@ export function Developers() {
   const canWrite = useCan(orgId, 'apiKeys:write');
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey>();
-  if (apiKeys.isError)
+  if (apiKeys.isError && !apiKeys.data)
     return <LoadError error={apiKeys.error} onRetry={() => void apiKeys.refetch()} />;
   if (!apiKeys.data) return <Loading />;
   const list = apiKeys.data.data.filter((k) => k.mode === mode && !k.revokedAt);
   return (
-    <section>
-      <PageTitle lead={mode === 'test' ? t('developers.leadTest') : t('developers.leadLive')}>
-        {t('developers.title')}
-      </PageTitle>
-      <div className="toolbar">
-        <h2>{mode === 'test' ? t('developers.testKeys') : t('developers.liveKeys')}</h2>
-        {canWrite && !creating && (
-          <Button onClick={() => setCreating(true)}>{t('developers.new')}</Button>
-        )}
-      </div>
-      {creating && <CreateKey orgId={orgId} mode={mode} onDone={() => setCreating(false)} />}
-      {list.length === 0 ? (
-        <p className="empty">
-          {mode === 'test' ? t('developers.emptyTest') : t('developers.emptyLive')}
-        </p>
-      ) : (
-        <table className="cards">
-          <thead>
-            <tr>
-              <th scope="col">{t('fields.keyName')}</th>
-              <th scope="col">{t('developers.prefix')}</th>
-              <th scope="col">{t('fields.scopes')}</th>
-              <th scope="col">{t('developers.lastUsed')}</th>
-              <th scope="col">{t('developers.created')}</th>
-              {canWrite && <th scope="col">{t('common.actions')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((k) => (
-              <tr key={k.id}>
-                <td data-label={t('fields.keyName')}>{k.name}</td>
-                <td data-label={t('developers.prefix')}>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td data-label={t('fields.scopes')}>{k.scopes.join(', ')}</td>
-                <td data-label={t('developers.lastUsed')}>
-                  {k.lastUsedAt ? (
-                    <time dateTime={k.lastUsedAt} title={formatDate(k.lastUsedAt, true)}>
-                      {formatRelative(k.lastUsedAt)}
-                    </time>
-                  ) : (
-                    t('developers.neverUsed')
-                  )}
-                </td>
-                <td data-label={t('developers.created')}>{formatDate(k.createdAt)}</td>
-                {canWrite && (
-                  <td data-label={t('common.actions')}>
-                    <Button
-                      variant="secondary"
-                      onClick={() => setRevoking(k)}
-                      aria-label={t('developers.revokeNamed', { name: k.name })}
-                    >
-                      {t('developers.revoke')}
-                    </Button>
-                  </td>
-                )}
+    <LastData query={apiKeys}>
+      <section>
+        <PageTitle lead={mode === 'test' ? t('developers.leadTest') : t('developers.leadLive')}>
+          {t('developers.title')}
+        </PageTitle>
+        <div className="toolbar">
+          <h2>{mode === 'test' ? t('developers.testKeys') : t('developers.liveKeys')}</h2>
+          {canWrite && !creating && (
+            <Button onClick={() => setCreating(true)}>{t('developers.new')}</Button>
+          )}
+        </div>
+        {creating && <CreateKey orgId={orgId} mode={mode} onDone={() => setCreating(false)} />}
+        {list.length === 0 ? (
+          <p className="empty">
+            {mode === 'test' ? t('developers.emptyTest') : t('developers.emptyLive')}
+          </p>
+        ) : (
+          <table className="cards">
+            <thead>
+              <tr>
+                <th scope="col">{t('fields.keyName')}</th>
+                <th scope="col">{t('developers.prefix')}</th>
+                <th scope="col">{t('fields.scopes')}</th>
+                <th scope="col">{t('developers.lastUsed')}</th>
+                <th scope="col">{t('developers.created')}</th>
+                {canWrite && <th scope="col">{t('common.actions')}</th>}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {revoking && (
-        <RevokeKey orgId={orgId} apiKey={revoking} onClose={() => setRevoking(undefined)} />
-      )}
-    </section>
+            </thead>
+            <tbody>
+              {list.map((k) => (
+                <tr key={k.id}>
+                  <td data-label={t('fields.keyName')}>{k.name}</td>
+                  <td data-label={t('developers.prefix')}>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td data-label={t('fields.scopes')}>{k.scopes.join(', ')}</td>
+                  <td data-label={t('developers.lastUsed')}>
+                    {k.lastUsedAt ? (
+                      <time dateTime={k.lastUsedAt} title={formatDate(k.lastUsedAt, true)}>
+                        {formatRelative(k.lastUsedAt)}
+                      </time>
+                    ) : (
+                      t('developers.neverUsed')
+                    )}
+                  </td>
+                  <td data-label={t('developers.created')}>{formatDate(k.createdAt)}</td>
+                  {canWrite && (
+                    <td data-label={t('common.actions')}>
+                      <Button
+                        variant="secondary"
+                        onClick={() => setRevoking(k)}
+                        aria-label={t('developers.revokeNamed', { name: k.name })}
+                      >
+                        {t('developers.revoke')}
+                      </Button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {revoking && (
+          <RevokeKey orgId={orgId} apiKey={revoking} onClose={() => setRevoking(undefined)} />
+        )}
+      </section>
+    </LastData>
   );
 }
 

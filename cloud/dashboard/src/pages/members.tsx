@@ -11,6 +11,7 @@ import {
   Dialog,
   Field,
   FormError,
+  LastData,
   LoadError,
   Loading,
   PageTitle,
@@ -28,16 +29,18 @@ export function Members() {
   const members = useMembers(orgId);
   const canInvite = useCan(orgId, 'invitations:manage');
   const canReadInvitations = useCan(orgId, 'invitations:read');
-  if (members.isError)
+  if (members.isError && !members.data)
     return <LoadError error={members.error} onRetry={() => void members.refetch()} />;
   if (!members.data) return <Loading />;
   return (
-    <section>
-      <PageTitle lead={t('members.lead')}>{t('members.title')}</PageTitle>
-      <MemberTable orgId={orgId} members={members.data.data} />
-      {canInvite && <InviteForm orgId={orgId} />}
-      {canReadInvitations && <Invitations orgId={orgId} canRevoke={canInvite} />}
-    </section>
+    <LastData query={members}>
+      <section>
+        <PageTitle lead={t('members.lead')}>{t('members.title')}</PageTitle>
+        <MemberTable orgId={orgId} members={members.data.data} />
+        {canInvite && <InviteForm orgId={orgId} />}
+        {canReadInvitations && <Invitations orgId={orgId} canRevoke={canInvite} />}
+      </section>
+    </LastData>
   );
 }
 
@@ -231,54 +234,56 @@ function Invitations({ orgId, canRevoke }: { orgId: string; canRevoke: boolean }
   const { t } = useTranslation();
   const invitations = useInvitations(orgId, true);
   const [revoking, setRevoking] = useState<Invitation>();
-  if (invitations.isError)
+  if (invitations.isError && !invitations.data)
     return <LoadError error={invitations.error} onRetry={() => void invitations.refetch()} />;
   const list = invitations.data?.data ?? [];
   return (
-    <>
-      <h2>{t('members.invitationsTitle')}</h2>
-      {list.length === 0 ? (
-        <p className="empty">{t('members.noInvitations')}</p>
-      ) : (
-        <table className="cards">
-          <thead>
-            <tr>
-              <th scope="col">{t('fields.email')}</th>
-              <th scope="col">{t('fields.role')}</th>
-              <th scope="col">{t('members.expires')}</th>
-              {canRevoke && <th scope="col">{t('common.actions')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((i) => (
-              <tr key={i.id}>
-                <td data-label={t('fields.email')}>{i.email}</td>
-                <td data-label={t('fields.role')}>{t(`roles.${i.role}`)}</td>
-                <td data-label={t('members.expires')}>
-                  <time dateTime={i.expiresAt} title={formatDate(i.expiresAt, true)}>
-                    {formatRelative(i.expiresAt)}
-                  </time>
-                </td>
-                {canRevoke && (
-                  <td data-label={t('common.actions')}>
-                    <Button variant="secondary" onClick={() => setRevoking(i)}>
-                      {t('members.revoke')}
-                    </Button>
-                  </td>
-                )}
+    <LastData query={invitations}>
+      <>
+        <h2>{t('members.invitationsTitle')}</h2>
+        {list.length === 0 ? (
+          <p className="empty">{t('members.noInvitations')}</p>
+        ) : (
+          <table className="cards">
+            <thead>
+              <tr>
+                <th scope="col">{t('fields.email')}</th>
+                <th scope="col">{t('fields.role')}</th>
+                <th scope="col">{t('members.expires')}</th>
+                {canRevoke && <th scope="col">{t('common.actions')}</th>}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {revoking && (
-        <RevokeInvitation
-          orgId={orgId}
-          invitation={revoking}
-          onClose={() => setRevoking(undefined)}
-        />
-      )}
-    </>
+            </thead>
+            <tbody>
+              {list.map((i) => (
+                <tr key={i.id}>
+                  <td data-label={t('fields.email')}>{i.email}</td>
+                  <td data-label={t('fields.role')}>{t(`roles.${i.role}`)}</td>
+                  <td data-label={t('members.expires')}>
+                    <time dateTime={i.expiresAt} title={formatDate(i.expiresAt, true)}>
+                      {formatRelative(i.expiresAt)}
+                    </time>
+                  </td>
+                  {canRevoke && (
+                    <td data-label={t('common.actions')}>
+                      <Button variant="secondary" onClick={() => setRevoking(i)}>
+                        {t('members.revoke')}
+                      </Button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {revoking && (
+          <RevokeInvitation
+            orgId={orgId}
+            invitation={revoking}
+            onClose={() => setRevoking(undefined)}
+          />
+        )}
+      </>
+    </LastData>
   );
 }
 

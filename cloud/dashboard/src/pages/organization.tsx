@@ -12,6 +12,7 @@ import {
   Dialog,
   Field,
   FormError,
+  LastData,
   LoadError,
   Loading,
   PageTitle,
@@ -113,40 +114,48 @@ export function Overview() {
   const org = useOrg(orgId);
   const access = useAccess(orgId);
   const billing = useBilling(orgId);
-  if (org.isError) return <LoadError error={org.error} onRetry={() => void org.refetch()} />;
+  if (org.isError && !org.data)
+    return <LoadError error={org.error} onRetry={() => void org.refetch()} />;
   if (!org.data) return <Loading />;
   return (
-    <section>
-      <PageTitle
-        lead={
-          access.data ? t('overview.role', { role: t(`roles.${access.data.role}`) }) : undefined
-        }
-      >
-        {org.data.name}
-      </PageTitle>
-      {billing.data && <Usage billing={billing.data} />}
-      <h2>{t('overview.next')}</h2>
-      <ul className="next-steps">
-        <li>
-          <Link to={`/o/${orgId}/developers`}>{t('overview.keys')}</Link>
-        </li>
-        <li>
-          <Link to={`/o/${orgId}/members`}>{t('overview.members')}</Link>
-        </li>
-        <li>
-          <Link to={`/o/${orgId}/settings`}>{t('overview.settings')}</Link>
-        </li>
-      </ul>
-    </section>
+    <LastData query={org}>
+      <section>
+        <PageTitle
+          lead={
+            access.data ? t('overview.role', { role: t(`roles.${access.data.role}`) }) : undefined
+          }
+        >
+          {org.data.name}
+        </PageTitle>
+        {billing.data && <Usage billing={billing.data} />}
+        <h2>{t('overview.next')}</h2>
+        <ul className="next-steps">
+          <li>
+            <Link to={`/o/${orgId}/developers`}>{t('overview.keys')}</Link>
+          </li>
+          <li>
+            <Link to={`/o/${orgId}/members`}>{t('overview.members')}</Link>
+          </li>
+          <li>
+            <Link to={`/o/${orgId}/settings`}>{t('overview.settings')}</Link>
+          </li>
+        </ul>
+      </section>
+    </LastData>
   );
 }
 
 export function Settings() {
   const orgId = useOrgId();
   const org = useOrg(orgId);
-  if (org.isError) return <LoadError error={org.error} onRetry={() => void org.refetch()} />;
+  if (org.isError && !org.data)
+    return <LoadError error={org.error} onRetry={() => void org.refetch()} />;
   if (!org.data) return <Loading />;
-  return <SettingsForm key={org.data.id} org={org.data} />;
+  return (
+    <LastData query={org}>
+      <SettingsForm key={org.data.id} org={org.data} />
+    </LastData>
+  );
 }
 
 function SettingsForm({ org }: { org: Organization }) {
