@@ -35,12 +35,25 @@ describe('printer status from an agent to the cloud with real processes', () => 
   let receiver: Receiver;
 
   const devices = async () =>
-    (await cloud.call(org.liveKey, 'GET', '/v1/devices')).body.data as Array<{ status: string }>;
-  const untilDeviceOnline = () =>
+    (await cloud.call(org.liveKey, 'GET', '/v1/devices')).body.data as Array<{
+      status: string;
+      lastSeenAt: string | null;
+    }>;
+  /**
+   * The device online, connected at `since` or later: after a restart the stored status can still
+   * say online from before, while the agent waits out its reconnect backoff (full jitter, up to a
+   * minute), so only a connection to the new cloud counts.
+   */
+  const untilDeviceOnline = (since = 0) =>
     waitUntil(
       'device online',
-      async () => ((await devices())[0]?.status === 'online' ? true : undefined),
-      { timeoutMs: 30_000, intervalMs: 20 },
+      async () => {
+        const device = (await devices())[0];
+        const connected =
+          device?.status === 'online' && Date.parse(device.lastSeenAt ?? '') >= since;
+        return connected ? true : undefined;
+      },
+      { timeoutMs: 75_000, intervalMs: 20 },
     );
   const printers = async () =>
     (await cloud.call(org.liveKey, 'GET', '/v1/printers?limit=100')).body.data as PrinterView[];
@@ -121,8 +134,9 @@ describe('printer status from an agent to the cloud with real processes', () => 
 
   test('after a cloud restart the printer is online again', async () => {
     await cloud.stop();
+    const restartedAt = Date.now();
     cloud = await CloudProcess.start(env);
-    await untilDeviceOnline();
+    await untilDeviceOnline(restartedAt);
     await untilPrinter('online');
   });
 
@@ -133,7 +147,7 @@ describe('printer status from an agent to the cloud with real processes', () => 
     await agentSaw('paper_out');
     const stoppedAt = Date.now();
     cloud = await CloudProcess.start(env);
-    await untilDeviceOnline();
+    await untilDeviceOnline(stoppedAt);
     const paperOut = await untilPrinter('paper_out');
     assert.ok(Date.parse(paperOut.lastStatusAt!) >= stoppedAt, 'lastStatusAt follows');
     await untilEvents('printer.paper_out', 1);
