@@ -69,13 +69,21 @@ function OrgSwitcher({ orgId }: { orgId: string | undefined }) {
 function ModeSwitch() {
   const { t } = useTranslation();
   const [mode, setMode] = useMode();
+  // The URL changes in a transition; until it has, the switch shows what was just chosen instead
+  // of flicking back to the old mode under the person's finger.
+  const [shown, setShown] = useState(mode);
+  useEffect(() => setShown(mode), [mode]);
   return (
     <label className="mode-switch">
       <input
         type="checkbox"
         role="switch"
-        checked={mode === 'test'}
-        onChange={(e) => setMode(e.target.checked ? 'test' : 'live')}
+        checked={shown === 'test'}
+        onChange={(e) => {
+          const next = e.target.checked ? 'test' : 'live';
+          setShown(next);
+          setMode(next);
+        }}
       />
       <span>{t('frame.testMode')}</span>
     </label>
