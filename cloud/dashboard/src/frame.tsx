@@ -119,6 +119,11 @@ function OrgNav({ orgId, onNavigate }: { orgId: string; onNavigate: () => void }
   const keep = new URLSearchParams(search).get('mode') === 'test' ? '?mode=test' : '';
   const items: [string, string][] = [
     ['', t('nav.overview')],
+    ['jobs', t('nav.jobs')],
+    ['printers', t('nav.printers')],
+    ['devices', t('nav.devices')],
+    ['templates', t('nav.templates')],
+    ['webhooks', t('nav.webhooks')],
     ['developers', t('nav.developers')],
     ['members', t('nav.members')],
     ['settings', t('nav.settings')],
@@ -128,7 +133,11 @@ function OrgNav({ orgId, onNavigate }: { orgId: string; onNavigate: () => void }
     <ul>
       {items.map(([path, label]) => (
         <li key={path}>
-          <NavLink end to={`/o/${orgId}${path ? `/${path}` : ''}${keep}`} onClick={onNavigate}>
+          <NavLink
+            end={path === ''}
+            to={`/o/${orgId}${path ? `/${path}` : ''}${keep}`}
+            onClick={onNavigate}
+          >
             {label}
           </NavLink>
         </li>

@@ -4,3 +4,8 @@ export { Billing } from './pages/billing';
 export { Developers } from './pages/developers';
 export { Members } from './pages/members';
 export { NewOrganization, Overview, Settings, Start } from './pages/organization';
+export { Devices } from './pages/devices';
+export { JobPage, Jobs } from './pages/jobs';
+export { Printers } from './pages/printers';
+export { TemplateEditor, Templates } from './pages/templates';
+export { Webhooks } from './pages/webhooks';

@@ -1,0 +1,13 @@
+/** Issue 19: this page is being built (a stub wired into the router and the navigation). */
+import { useTranslation } from 'react-i18next';
+import { PageTitle } from '../ui';
+
+export function Jobs() {
+  const { t } = useTranslation();
+  return <PageTitle>{t('nav.jobs')}</PageTitle>;
+}
+
+export function JobPage() {
+  const { t } = useTranslation();
+  return <PageTitle>{t('nav.jobs')}</PageTitle>;
+}
