@@ -55,6 +55,7 @@ export const deliverySchema = z
     lastAttemptAt: z.string().nullable(),
     nextAttemptAt: z.string().nullable(),
     createdAt: z.string(),
+    body: z.string().meta({ description: 'the JSON body sent, exactly as signed' }),
   })
   .meta({ id: 'WebhookDelivery' });
 

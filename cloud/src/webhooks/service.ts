@@ -52,6 +52,8 @@ export interface DeliveryView {
   lastAttemptAt: string | null;
   nextAttemptAt: string | null;
   createdAt: string;
+  /** The JSON body sent, exactly as signed (a retry and a resend send it again). */
+  body: string;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -82,6 +84,7 @@ export function presentDelivery(d: WebhookDelivery): DeliveryView {
     lastAttemptAt: iso(d.lastAttemptAt),
     nextAttemptAt: d.state === 'pending' ? iso(d.nextAttemptAt) : null,
     createdAt: iso(d.createdAt)!,
+    body: d.body,
   };
 }
 

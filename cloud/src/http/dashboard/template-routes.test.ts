@@ -99,6 +99,35 @@ describe('dashboard templates', () => {
     assert.equal(zplPreview.body.image, undefined);
   });
 
+  test('a draft is previewed without saving it; a draft that does not compile names content with its line', async () => {
+    const org = await newOrg();
+    const t = `/orgs/${org}/templates`;
+    const zpl = await h.call('POST', t, {
+      token: owner.access,
+      body: { name: 'Z', type: 'zpl', content: '^XA^FD{{name}}^FS^XZ' },
+    });
+    const draft = await h.call('POST', `${t}/${zpl.body.id}/preview`, {
+      token: owner.access,
+      body: { data: { name: 'Ana' }, content: '^XA\n^FD{{name}} draft^FS\n^XZ' },
+    });
+    assert.equal(draft.status, 200, JSON.stringify(draft.body));
+    assert.equal(draft.body.output, '^XA\n^FDAna draft^FS\n^XZ');
+    const stored = await h.call('GET', t, { token: owner.access });
+    assert.equal(stored.body.data[0].content, '^XA^FD{{name}}^FS^XZ', 'the draft is not saved');
+    const broken = await h.call('POST', `${t}/${zpl.body.id}/preview`, {
+      token: owner.access,
+      body: { data: {}, content: '^XA\n{{#items}}\n^XZ' },
+    });
+    assert.equal(broken.status, 400);
+    assert.deepEqual(paths(broken.body), ['content']);
+    assert.match(broken.body.error.message, /line \d+, column \d+/);
+    const empty = await h.call('POST', `${t}/${zpl.body.id}/preview`, {
+      token: owner.access,
+      body: { content: '' },
+    });
+    assert.deepEqual(paths(empty.body), ['content']);
+  });
+
   test('the gallery lists its templates and one is copied into the organization', async () => {
     const org = await newOrg();
     const list = await h.call('GET', '/gallery/templates', { token: owner.access });

@@ -85,6 +85,9 @@ describe('dashboard webhooks', () => {
     assert.ok(
       'responseStatus' in deliveries.body.data[0] && 'durationMs' in deliveries.body.data[0],
     );
+    const sentBody = JSON.parse(deliveries.body.data[0].body);
+    assert.equal(sentBody.type, 'webhook.test', 'the body sent is listed with its delivery');
+    assert.equal(sentBody.id, sent.body.eventId);
 
     const resent = await h.call('POST', `${base}/${id}/deliveries/${sent.body.id}/resend`, t);
     assert.equal(resent.status, 200);
