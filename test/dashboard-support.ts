@@ -4,13 +4,18 @@
  * read from the outbox and TOTP codes computed here.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { generateSync } from 'otplib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { linksInEml } from '../cloud/src/mail/mailer.js';
 import { CloudProcess, freePort, tempDir, waitUntil } from './e2e-support.js';
+
+const run = promisify(execFile);
+const CLOUD_BIN = new URL('../cloud/bin/printwire-cloud.mjs', import.meta.url).pathname;
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -23,11 +28,14 @@ export class DashboardWorld {
     readonly cloud: CloudProcess,
     readonly dataDir: string,
     readonly browser: Browser,
+    /** The cloud's environment (its CLI's admin commands run with it). */
+    readonly env: NodeJS.ProcessEnv,
   ) {}
 
   static async start(): Promise<DashboardWorld> {
     const dataDir = tempDir('pw-dashboard-');
-    const cloud = await CloudProcess.start(CloudProcess.env(dataDir, await freePort()));
+    const env = CloudProcess.env(dataDir, await freePort());
+    const cloud = await CloudProcess.start(env);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -37,7 +45,12 @@ export class DashboardWorld {
         '--disable-component-update',
       ],
     });
-    return new DashboardWorld(cloud, dataDir, browser);
+    return new DashboardWorld(cloud, dataDir, browser, env);
+  }
+
+  /** `printwire-cloud admin set-plan ORG_ID PLAN` against this cloud's database. */
+  async setPlan(orgId: string, plan: 'free' | 'starter' | 'business' | 'enterprise') {
+    await run(process.execPath, [CLOUD_BIN, 'admin', 'set-plan', orgId, plan], { env: this.env });
   }
 
   get url(): string {
@@ -156,4 +169,25 @@ export async function logIn(page: Page, who: Person): Promise<void> {
 
 export async function assertAccessible(page: Page, where: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `axe on ${where}`);
+}
+
+/**
+ * A verified `who` logged in on a fresh page with a new organization `orgName`: the page and the
+ * organization's path (`/o/org_…`).
+ */
+export async function ownerWithOrganization(
+  world: DashboardWorld,
+  who: Person,
+  orgName: string,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<{ page: Page; problems: string[]; orgPath: string; orgId: string }> {
+  await verifiedAccount(world, who);
+  const { page, problems } = await world.page(options);
+  await page.goto('/login');
+  await logIn(page, who);
+  await page.getByLabel('Organization name').fill(orgName);
+  await page.getByRole('button', { name: 'Create organization' }).click();
+  await page.getByRole('heading', { name: orgName }).waitFor();
+  const orgPath = new URL(page.url()).pathname;
+  return { page, problems, orgPath, orgId: orgPath.split('/')[2]! };
 }

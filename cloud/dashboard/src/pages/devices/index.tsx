@@ -1,0 +1,272 @@
+/**
+ * Devices: the organization's agents (OS, agent version, last seen, online in a word and an icon),
+ * renamed, grouped or deactivated; and activation codes to connect another computer. The list is
+ * live: the live channel invalidates ['orgs', orgId, 'devices'] on device online/offline.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, data, type Schemas } from '../../api/client';
+import { queryClient, useCan } from '../../data';
+import { formatDate } from '../../i18n';
+import {
+  Button,
+  Dialog,
+  Field,
+  FormError,
+  LastData,
+  LoadError,
+  Loading,
+  PageTitle,
+  SecretBox,
+  fieldError,
+} from '../../ui';
+import { useOrgId } from '../organization';
+import { ShownTime, StateBadge } from '../shown-time';
+import { deviceKeys, useDevices } from './data';
+import './devices.css';
+
+type Device = Schemas['Device'];
+
+export function Devices() {
+  const { t } = useTranslation();
+  const orgId = useOrgId();
+  const devices = useDevices(orgId);
+  const canWrite = useCan(orgId, 'devices:write');
+  const canActivate = useCan(orgId, 'activationCodes:write');
+  const [editing, setEditing] = useState<Device>();
+  const [deactivating, setDeactivating] = useState<Device>();
+  if (devices.isError && !devices.data)
+    return <LoadError error={devices.error} onRetry={() => void devices.refetch()} />;
+  if (!devices.data) return <Loading />;
+  const list = devices.data.data;
+  return (
+    <LastData query={devices}>
+      <section>
+        <PageTitle lead={t('devices.lead')}>{t('devices.title')}</PageTitle>
+        {list.length === 0 ? (
+          <div className="empty">
+            <p>{t('devices.empty')}</p>
+            {canActivate ? (
+              <ActivationCode orgId={orgId} />
+            ) : (
+              <p className="hint">{t('devices.askAdmin')}</p>
+            )}
+          </div>
+        ) : (
+          <>
+            {canActivate && <ActivationCode orgId={orgId} />}
+            <table className="cards devices">
+              <thead>
+                <tr>
+                  <th scope="col">{t('devices.name')}</th>
+                  <th scope="col">{t('devices.state')}</th>
+                  <th scope="col">{t('devices.system')}</th>
+                  <th scope="col">{t('devices.agentVersion')}</th>
+                  <th scope="col">{t('devices.lastSeen')}</th>
+                  {canWrite && <th scope="col">{t('common.actions')}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((d) => (
+                  <tr key={d.id}>
+                    <td data-label={t('devices.name')}>
+                      <div>
+                        <strong>{d.name}</strong>
+                        {d.groupId && (
+                          <span className="hint block">
+                            {t('devices.inGroup', { group: d.groupId })}
+                          </span>
+                        )}
+                      </div>
+                    </td>
+                    <td data-label={t('devices.state')}>
+                      {d.status === 'online' ? (
+                        <StateBadge tone="ok">{t('devices.online')}</StateBadge>
+                      ) : (
+                        <StateBadge tone="off">{t('devices.offline')}</StateBadge>
+                      )}
+                    </td>
+                    <td data-label={t('devices.system')}>{`${d.os} · ${d.arch}`}</td>
+                    <td data-label={t('devices.agentVersion')}>{d.agentVersion}</td>
+                    <td data-label={t('devices.lastSeen')}>
+                      {d.lastSeenAt ? (
+                        <ShownTime iso={d.lastSeenAt} stacked />
+                      ) : (
+                        t('devices.neverSeen')
+                      )}
+                    </td>
+                    {canWrite && (
+                      <td data-label={t('common.actions')}>
+                        <div className="actions tight">
+                          <Button
+                            variant="secondary"
+                            onClick={() => setEditing(d)}
+                            aria-label={t('devices.editNamed', { name: d.name })}
+                          >
+                            {t('devices.edit')}
+                          </Button>
+                          <Button
+                            variant="secondary"
+                            onClick={() => setDeactivating(d)}
+                            aria-label={t('devices.deactivateNamed', { name: d.name })}
+                          >
+                            {t('devices.deactivate')}
+                          </Button>
+                        </div>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+        {editing && (
+          <EditDevice orgId={orgId} device={editing} onClose={() => setEditing(undefined)} />
+        )}
+        {deactivating && (
+          <DeactivateDevice
+            orgId={orgId}
+            device={deactivating}
+            onClose={() => setDeactivating(undefined)}
+          />
+        )}
+      </section>
+    </LastData>
+  );
+}
+
+/** Creates a single-use code and shows it with Copy and its expiry. */
+function ActivationCode({ orgId }: { orgId: string }) {
+  const { t } = useTranslation();
+  const create = useMutation({
+    mutationFn: () =>
+      data(api.POST('/orgs/{orgId}/activation-codes', { params: { path: { orgId } }, body: {} })),
+  });
+  if (create.data) {
+    return (
+      <div className="panel activation">
+        <SecretBox label={t('devices.codeLabel')} value={create.data.code} />
+        <p>
+          {t('devices.codeExpires', { date: formatDate(create.data.expiresAt, true) })}{' '}
+          <span className="hint">
+            (<ShownTime iso={create.data.expiresAt} />)
+          </span>
+        </p>
+        <p className="hint">{t('devices.codeHow')}</p>
+        <div className="actions">
+          <Button variant="secondary" busy={create.isPending} onClick={() => create.mutate()}>
+            {t('devices.anotherCode')}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="actions">
+      <Button busy={create.isPending} onClick={() => create.mutate()}>
+        {t('devices.createCode')}
+      </Button>
+      <FormError error={create.error} />
+    </div>
+  );
+}
+
+function EditDevice({
+  orgId,
+  device,
+  onClose,
+}: {
+  orgId: string;
+  device: Device;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState({ name: device.name, group: device.groupId ?? '' });
+  const save = useMutation({
+    mutationFn: () =>
+      data(
+        api.PATCH('/orgs/{orgId}/devices/{id}', {
+          params: { path: { orgId, id: device.id } },
+          body: { name: form.name, groupId: form.group.trim() === '' ? null : form.group.trim() },
+        }),
+      ),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: deviceKeys.devices(orgId) });
+      onClose();
+    },
+  });
+  return (
+    <Dialog title={t('devices.editTitle', { name: device.name })} onClose={onClose}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+        noValidate
+      >
+        <Field
+          label={t('devices.name')}
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+          error={fieldError(save.error, 'name')}
+        />
+        <Field
+          label={t('devices.group')}
+          hint={t('devices.groupHint')}
+          value={form.group}
+          onChange={(e) => setForm({ ...form, group: e.target.value })}
+          error={fieldError(save.error, 'groupId')}
+        />
+        <FormError error={save.error} />
+        <div className="actions">
+          <Button variant="secondary" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" busy={save.isPending}>
+            {t('devices.save')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeactivateDevice({
+  orgId,
+  device,
+  onClose,
+}: {
+  orgId: string;
+  device: Device;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const deactivate = useMutation({
+    mutationFn: () =>
+      data(
+        api.POST('/orgs/{orgId}/devices/{id}/deactivate', {
+          params: { path: { orgId, id: device.id } },
+        }),
+      ),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: deviceKeys.devices(orgId) });
+      onClose();
+    },
+  });
+  return (
+    <Dialog title={t('devices.deactivateTitle', { name: device.name })} onClose={onClose}>
+      <p>{t('devices.deactivateConfirm', { name: device.name })}</p>
+      <FormError error={deactivate.error} />
+      <div className="actions">
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="danger" busy={deactivate.isPending} onClick={() => deactivate.mutate()}>
+          {t('devices.deactivate')}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,336 @@
+/**
+ * Alert rules (a device or printer offline, paper out, a failure rate) with the channels they
+ * use, and the organization's open and resolved alerts.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, data, type Schemas } from '../../api/client';
+import { queryClient } from '../../data';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  Field,
+  FormError,
+  LastData,
+  Loading,
+  SelectField,
+  fieldError,
+} from '../../ui';
+import { useDevices } from '../devices/data';
+import { ShownTime, StateBadge } from '../shown-time';
+import { useAlertRules, useAlerts, webhookKeys, type AlertRuleInput } from './data';
+import { QueryError } from './parts';
+
+type Rule = Schemas['AlertRule'];
+type Kind = Rule['kind'];
+type Channel = Rule['channels'][number];
+const KINDS: Kind[] = ['device_offline', 'printer_offline', 'paper_out', 'failure_rate'];
+const CHANNELS: Channel[] = ['webhook', 'email'];
+
+function useWords() {
+  const { t } = useTranslation();
+  const kind: Record<Kind, string> = {
+    device_offline: t('alerts.kind.deviceOffline'),
+    printer_offline: t('alerts.kind.printerOffline'),
+    paper_out: t('alerts.kind.paperOut'),
+    failure_rate: t('alerts.kind.failureRate'),
+  };
+  const channel: Record<Channel, string> = {
+    webhook: t('alerts.channel.webhook'),
+    email: t('alerts.channel.email'),
+  };
+  return { kind, channel };
+}
+
+export function AlertsSection({ orgId, canWrite }: { orgId: string; canWrite: boolean }) {
+  const { t } = useTranslation();
+  const words = useWords();
+  const rules = useAlertRules(orgId, true);
+  const alerts = useAlerts(orgId, true);
+  const devices = useDevices(orgId);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Rule>();
+  const deviceName = (id: string) => devices.data?.data.find((d) => d.id === id)?.name;
+  return (
+    <section aria-labelledby="alerts-title" className="alerts">
+      <div className="toolbar">
+        <h2 id="alerts-title">{t('alerts.title')}</h2>
+        {canWrite && !creating && (
+          <Button variant="secondary" onClick={() => setCreating(true)}>
+            {t('alerts.newRule')}
+          </Button>
+        )}
+      </div>
+      <p className="hint">{t('alerts.lead')}</p>
+      {creating && <CreateRule orgId={orgId} onDone={() => setCreating(false)} />}
+      {rules.isError && !rules.data ? (
+        <QueryError query={rules} />
+      ) : !rules.data ? (
+        <Loading />
+      ) : (
+        <LastData query={rules}>
+          <h3>{t('alerts.rules')}</h3>
+          {rules.data.data.length === 0 ? (
+            <p className="empty">{t('alerts.noRules')}</p>
+          ) : (
+            <table className="cards">
+              <thead>
+                <tr>
+                  <th scope="col">{t('alerts.when')}</th>
+                  <th scope="col">{t('alerts.channels')}</th>
+                  <th scope="col">{t('alerts.created')}</th>
+                  {canWrite && <th scope="col">{t('common.actions')}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {rules.data.data.map((r) => (
+                  <tr key={r.id}>
+                    <td data-label={t('alerts.when')}>
+                      <div>
+                        {words.kind[r.kind]}
+                        {r.kind === 'failure_rate' && (
+                          <span className="hint block">
+                            {t('alerts.threshold', {
+                              percent: r.thresholdPercent ?? '',
+                              minutes: r.windowMinutes ?? '',
+                              jobs: r.minJobs ?? '',
+                            })}
+                          </span>
+                        )}
+                      </div>
+                    </td>
+                    <td data-label={t('alerts.channels')}>
+                      {r.channels.map((c) => words.channel[c]).join(', ')}
+                    </td>
+                    <td data-label={t('alerts.created')}>
+                      <ShownTime iso={r.createdAt} />
+                    </td>
+                    {canWrite && (
+                      <td data-label={t('common.actions')}>
+                        <Button
+                          variant="secondary"
+                          onClick={() => setDeleting(r)}
+                          aria-label={t('alerts.deleteNamed', { kind: words.kind[r.kind] })}
+                        >
+                          {t('alerts.delete')}
+                        </Button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </LastData>
+      )}
+      {alerts.isError && !alerts.data ? (
+        <QueryError query={alerts} />
+      ) : !alerts.data ? (
+        <Loading />
+      ) : (
+        <LastData query={alerts}>
+          <h3>{t('alerts.alerts')}</h3>
+          {alerts.data.data.length === 0 ? (
+            <p className="empty">{t('alerts.noAlerts')}</p>
+          ) : (
+            <table className="cards">
+              <thead>
+                <tr>
+                  <th scope="col">{t('alerts.what')}</th>
+                  <th scope="col">{t('alerts.subject')}</th>
+                  <th scope="col">{t('alerts.state')}</th>
+                  <th scope="col">{t('alerts.opened')}</th>
+                  <th scope="col">{t('alerts.resolved')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {alerts.data.data.map((a) => (
+                  <tr key={a.id}>
+                    <td data-label={t('alerts.what')}>{words.kind[a.kind]}</td>
+                    <td data-label={t('alerts.subject')}>
+                      {deviceName(a.subjectId) ?? <code>{a.subjectId}</code>}
+                    </td>
+                    <td data-label={t('alerts.state')}>
+                      {a.state === 'open' ? (
+                        <StateBadge tone="bad">{t('alerts.open')}</StateBadge>
+                      ) : (
+                        <StateBadge tone="ok">{t('alerts.closed')}</StateBadge>
+                      )}
+                    </td>
+                    <td data-label={t('alerts.opened')}>
+                      <ShownTime iso={a.openedAt} />
+                    </td>
+                    <td data-label={t('alerts.resolved')}>
+                      {a.resolvedAt ? <ShownTime iso={a.resolvedAt} /> : '—'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </LastData>
+      )}
+      {deleting && (
+        <DeleteRule
+          orgId={orgId}
+          rule={deleting}
+          name={words.kind[deleting.kind]}
+          onClose={() => setDeleting(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+function CreateRule({ orgId, onDone }: { orgId: string; onDone: () => void }) {
+  const { t } = useTranslation();
+  const words = useWords();
+  const [form, setForm] = useState({
+    kind: 'printer_offline' as Kind,
+    channels: ['email'] as Channel[],
+    thresholdPercent: '20',
+    windowMinutes: '60',
+    minJobs: '10',
+  });
+  const create = useMutation({
+    mutationFn: () => {
+      const body: AlertRuleInput = { kind: form.kind, channels: form.channels };
+      if (form.kind === 'failure_rate') {
+        body.thresholdPercent = Number(form.thresholdPercent);
+        body.windowMinutes = Number(form.windowMinutes);
+        body.minJobs = Number(form.minJobs);
+      }
+      return data(api.POST('/orgs/{orgId}/alert-rules', { params: { path: { orgId } }, body }));
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: webhookKeys.rules(orgId) });
+      onDone();
+    },
+  });
+  return (
+    <form
+      className="panel"
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+      noValidate
+    >
+      <h3>{t('alerts.newRule')}</h3>
+      <SelectField
+        label={t('alerts.when')}
+        value={form.kind}
+        onChange={(e) => setForm({ ...form, kind: e.target.value as Kind })}
+        error={fieldError(create.error, 'kind')}
+      >
+        {KINDS.map((k) => (
+          <option key={k} value={k}>
+            {words.kind[k]}
+          </option>
+        ))}
+      </SelectField>
+      {form.kind === 'failure_rate' && (
+        <div className="row">
+          <Field
+            label={t('alerts.thresholdPercent')}
+            type="number"
+            inputMode="numeric"
+            value={form.thresholdPercent}
+            onChange={(e) => setForm({ ...form, thresholdPercent: e.target.value })}
+            error={fieldError(create.error, 'thresholdPercent')}
+          />
+          <Field
+            label={t('alerts.windowMinutes')}
+            type="number"
+            inputMode="numeric"
+            value={form.windowMinutes}
+            onChange={(e) => setForm({ ...form, windowMinutes: e.target.value })}
+            error={fieldError(create.error, 'windowMinutes')}
+          />
+          <Field
+            label={t('alerts.minJobs')}
+            type="number"
+            inputMode="numeric"
+            value={form.minJobs}
+            onChange={(e) => setForm({ ...form, minJobs: e.target.value })}
+            error={fieldError(create.error, 'minJobs')}
+          />
+        </div>
+      )}
+      <fieldset>
+        <legend>{t('alerts.channels')}</legend>
+        {CHANNELS.map((c) => (
+          <Checkbox
+            key={c}
+            label={words.channel[c]}
+            checked={form.channels.includes(c)}
+            onChange={(e) =>
+              setForm({
+                ...form,
+                channels: e.target.checked
+                  ? CHANNELS.filter((x) => x === c || form.channels.includes(x))
+                  : form.channels.filter((x) => x !== c),
+              })
+            }
+          />
+        ))}
+        {fieldError(create.error, 'channels') && (
+          <p className="field-error" role="alert">
+            {fieldError(create.error, 'channels')}
+          </p>
+        )}
+      </fieldset>
+      <FormError error={create.error} />
+      <div className="actions">
+        <Button variant="secondary" onClick={onDone}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" busy={create.isPending}>
+          {t('alerts.create')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function DeleteRule({
+  orgId,
+  rule,
+  name,
+  onClose,
+}: {
+  orgId: string;
+  rule: Rule;
+  name: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const remove = useMutation({
+    mutationFn: () =>
+      data(
+        api.DELETE('/orgs/{orgId}/alert-rules/{id}', {
+          params: { path: { orgId, id: rule.id } },
+        }),
+      ),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['orgs', orgId, 'alerts'] });
+      onClose();
+    },
+  });
+  return (
+    <Dialog title={t('alerts.deleteTitle', { kind: name })} onClose={onClose}>
+      <p>{t('alerts.deleteConfirm')}</p>
+      <FormError error={remove.error} />
+      <div className="actions">
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
+          {t('alerts.delete')}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
