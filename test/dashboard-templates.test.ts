@@ -112,10 +112,9 @@ describe('the dashboard’s templates in a browser', () => {
       .click();
     const image = owner.getByRole('img', { name: 'The receipt as the printer prints it' });
     await image.waitFor();
-    // Page code: this folder's TypeScript has no DOM types.
-    const width = await image.evaluate(
-      (img: { complete: boolean; naturalWidth: number; decode(): Promise<void> }) =>
-        img.decode().then(() => img.naturalWidth),
+    // Page code as a string: this folder's TypeScript has no DOM types.
+    const width = await owner.evaluate(
+      "document.querySelector('.receipt-paper img').decode().then(() => document.querySelector('.receipt-paper img').naturalWidth)",
     );
     assert.equal(width, 576, '80 mm is 576 dots');
 
@@ -131,12 +130,8 @@ describe('the dashboard’s templates in a browser', () => {
     const table = owner.frameLocator('iframe[title="HTML preview"]').locator('table').first();
     await table.waitFor();
     // The template's own styles apply (the dashboard's CSP refuses them inline: see html-preview.tsx).
-    const collapse = await table.evaluate(
-      (el: {
-        ownerDocument: {
-          defaultView: { getComputedStyle(e: unknown): { borderCollapse: string } };
-        };
-      }) => el.ownerDocument.defaultView.getComputedStyle(el).borderCollapse,
+    const collapse = await owner.evaluate(
+      "getComputedStyle(document.querySelector('iframe').contentDocument.querySelector('table')).borderCollapse",
     );
     assert.equal(collapse, 'collapse');
   });

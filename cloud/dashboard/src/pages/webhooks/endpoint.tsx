@@ -53,9 +53,10 @@ export function EndpointDetail({
       {!endpoint.enabled && (
         <div className="notice error" role="status">
           <p>
-            {endpoint.disabledReason
+            {/* The one reason a person gives; the others come from the delivery worker. */}
+            {endpoint.disabledReason && endpoint.disabledReason !== 'disabled by a member'
               ? t('webhooks.disabledBecause', { reason: endpoint.disabledReason })
-              : t('webhooks.disabledByYou')}
+              : t('webhooks.disabledByMember')}
           </p>
         </div>
       )}
