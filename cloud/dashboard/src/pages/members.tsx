@@ -127,7 +127,7 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
           })}
         </tbody>
       </table>
-      <FormError error={change.error} />
+      <FormError error={change.error} codes={{ CONFLICT: t('members.lastOwner') }} />
       {myRole === 'viewer' && <p className="hint">{t('members.viewerNote')}</p>}
       {removing && (
         <RemoveMember orgId={orgId} member={removing} onClose={() => setRemoving(undefined)} />
@@ -161,7 +161,7 @@ function RemoveMember({
   return (
     <Dialog title={t('members.removeTitle', { name: member.name })} onClose={onClose}>
       <p>{t('members.removeConfirm', { name: member.name })}</p>
-      <FormError error={remove.error} />
+      <FormError error={remove.error} codes={{ CONFLICT: t('members.lastOwner') }} />
       <div className="actions">
         <Button variant="secondary" onClick={onClose}>
           {t('common.cancel')}
@@ -217,7 +217,7 @@ function InviteForm({ orgId }: { orgId: string }) {
         </SelectField>
       </div>
       <p className="hint">{t(`roleHints.${form.role}`)}</p>
-      <FormError error={invite.error} />
+      <FormError error={invite.error} codes={{ CONFLICT: t('members.alreadyMember') }} />
       {invite.isSuccess && (
         <p className="notice success" role="status">
           {t('members.invited', { email: invite.data.email })}
