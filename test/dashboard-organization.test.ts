@@ -7,13 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { DashboardWorld, assertAccessible, logIn, verifiedAccount } from './dashboard-support.js';
-
-const OWNER = {
-  name: 'Marie Joseph',
-  email: 'marie@shop.example',
-  password: 'a long owner password',
-};
+import { DashboardWorld, assertAccessible, ownerWithOrganization } from './dashboard-support.js';
 
 describe('the dashboard’s organization pages in a browser', () => {
   let world: DashboardWorld;
@@ -23,16 +17,10 @@ describe('the dashboard’s organization pages in a browser', () => {
 
   before(async () => {
     world = await DashboardWorld.start();
-    await verifiedAccount(world, OWNER);
-    const opened = await world.page();
+    const opened = await ownerWithOrganization(world);
     owner = opened.page;
     problems.push(opened.problems);
-    await owner.goto('/login');
-    await logIn(owner, OWNER);
-    await owner.getByLabel('Organization name').fill('Boulangerie Marie');
-    await owner.getByRole('button', { name: 'Create organization' }).click();
-    await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
-    orgPath = new URL(owner.url()).pathname;
+    orgPath = opened.orgPath;
   });
   after(async () => {
     await world?.stop();

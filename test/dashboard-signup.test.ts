@@ -7,24 +7,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { DashboardWorld, assertAccessible, logIn, totp } from './dashboard-support.js';
-
-const OWNER = {
-  name: 'Marie Joseph',
-  email: 'marie@shop.example',
-  password: 'a long owner password',
-};
-
-async function signUpAndVerify(world: DashboardWorld, page: Page, who: typeof OWNER) {
-  await page.getByLabel('Name').fill(who.name);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  await page.goto(await world.mailLink(who.email, '/verify-email?token='));
-  await page.getByRole('heading', { name: 'Your address is confirmed' }).waitFor();
-  await assertAccessible(page, 'verify e-mail');
-}
+import {
+  DashboardWorld,
+  OWNER,
+  assertAccessible,
+  logIn,
+  signUpAndVerify,
+  totp,
+} from './dashboard-support.js';
 
 describe('the dashboard’s sign-up, session and account pages in a browser', () => {
   let world: DashboardWorld;
