@@ -8,6 +8,7 @@ import {
   type ReactNode,
   type SelectHTMLAttributes,
 } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from './api/client';
@@ -246,6 +247,52 @@ export function Dialog({
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
+  );
+}
+
+/**
+ * Asks once before a destructive action, naming what goes (DESIGN.md): Cancel, or the action's
+ * words on a danger button that is busy while `run` works. After it, `onDone` (invalidate what
+ * changed), then the dialog closes; a refusal is said in it, in the page's words (`codes`).
+ */
+export function ConfirmDialog({
+  title,
+  message,
+  action,
+  run,
+  onDone,
+  onClose,
+  codes,
+}: {
+  title: string;
+  message: string;
+  action: string;
+  run: () => Promise<unknown>;
+  onDone: () => Promise<unknown>;
+  onClose: () => void;
+  codes?: ErrorWords;
+}) {
+  const { t } = useTranslation();
+  const confirm = useMutation({
+    mutationFn: run,
+    onSuccess: async () => {
+      await onDone();
+      onClose();
+    },
+  });
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <p>{message}</p>
+      <FormError error={confirm.error} codes={codes} />
+      <div className="actions">
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="danger" busy={confirm.isPending} onClick={() => confirm.mutate()}>
+          {action}
+        </Button>
+      </div>
+    </Dialog>
   );
 }
 

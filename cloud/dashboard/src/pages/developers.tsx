@@ -12,7 +12,6 @@ import { formatDate, formatRelative } from '../i18n';
 import {
   Button,
   Checkbox,
-  Dialog,
   Field,
   FormError,
   LastData,
@@ -21,6 +20,7 @@ import {
   PageTitle,
   SecretBox,
   fieldError,
+  ConfirmDialog,
 } from '../ui';
 import { useOrgId } from './organization';
 
@@ -220,28 +220,18 @@ function RevokeKey({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const revoke = useMutation({
-    mutationFn: () =>
-      data(
-        api.DELETE('/orgs/{orgId}/api-keys/{id}', { params: { path: { orgId, id: apiKey.id } } }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.apiKeys(orgId) });
-      onClose();
-    },
-  });
   return (
-    <Dialog title={t('developers.revokeTitle', { name: apiKey.name })} onClose={onClose}>
-      <p>{t('developers.revokeConfirm', { name: apiKey.name })}</p>
-      <FormError error={revoke.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate()}>
-          {t('developers.revoke')}
-        </Button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('developers.revokeTitle', { name: apiKey.name })}
+      message={t('developers.revokeConfirm', { name: apiKey.name })}
+      action={t('developers.revoke')}
+      run={() =>
+        data(
+          api.DELETE('/orgs/{orgId}/api-keys/{id}', { params: { path: { orgId, id: apiKey.id } } }),
+        )
+      }
+      onDone={() => queryClient.invalidateQueries({ queryKey: keys.apiKeys(orgId) })}
+      onClose={onClose}
+    />
   );
 }
