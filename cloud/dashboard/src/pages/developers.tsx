@@ -1,12 +1,13 @@
 /**
  * Developers: API keys of the mode the test/live switch shows (create with name, mode and scopes;
- * the key shown once with Copy; the list with prefix, scopes, last use; revoke after a question).
+ * the key shown once with Copy; the list with prefix, scopes, last use; revoke after a question),
+ * then local mode's signing keys and allowed origins (local-mode.tsx).
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, data, type ApiKey } from '../api/client';
-import { keys, queryClient, useApiKeys, useCan } from '../data';
+import { keys, queryClient, useApiKeys, useCan, useOrg } from '../data';
 import { useMode, type Mode } from '../frame';
 import { formatDate, formatRelative } from '../i18n';
 import {
@@ -22,6 +23,7 @@ import {
   fieldError,
   ConfirmDialog,
 } from '../ui';
+import { AllowedOrigins, SigningKeys } from './local-mode';
 import { useOrgId } from './organization';
 
 type Scope = ApiKey['scopes'][number];
@@ -40,6 +42,7 @@ export function Developers() {
   const orgId = useOrgId();
   const [mode] = useMode();
   const apiKeys = useApiKeys(orgId);
+  const org = useOrg(orgId);
   const canWrite = useCan(orgId, 'apiKeys:write');
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey>();
@@ -113,6 +116,10 @@ export function Developers() {
         {revoking && (
           <RevokeKey orgId={orgId} apiKey={revoking} onClose={() => setRevoking(undefined)} />
         )}
+        <h2 className="section-title">{t('localMode.title')}</h2>
+        <p className="hint">{t('localMode.lead')}</p>
+        <SigningKeys orgId={orgId} />
+        {org.data && <AllowedOrigins org={org.data} />}
       </section>
     </LastData>
   );
