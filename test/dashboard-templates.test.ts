@@ -9,18 +9,13 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
   DashboardWorld,
+  OWNER,
   PHONE,
   assertAccessible,
   logIn,
   ownerWithOrganization,
   scrollsSideways,
 } from './dashboard-support.js';
-
-const OWNER = {
-  name: 'Marie Joseph',
-  email: 'marie@shop.example',
-  password: 'a long owner password',
-};
 
 describe('the dashboard’s templates in a browser', () => {
   let world: DashboardWorld;

@@ -12,18 +12,13 @@ import { verifyWebhookSignature } from '@printwire/shared/webhook/index';
 import { startReceiver, type Receiver } from '../cloud/src/testing/webhook-receiver.js';
 import {
   DashboardWorld,
+  OWNER,
   PHONE,
   assertAccessible,
   logIn,
   ownerWithOrganization,
   scrollsSideways,
 } from './dashboard-support.js';
-
-const OWNER = {
-  name: 'Marie Joseph',
-  email: 'marie@shop.example',
-  password: 'a long owner password',
-};
 
 describe('the dashboard’s webhooks in a browser', () => {
   let world: DashboardWorld;

@@ -11,6 +11,7 @@ import { queryClient, useCan } from '../../data';
 import { formatDate } from '../../i18n';
 import {
   Button,
+  ConfirmDialog,
   Dialog,
   Field,
   FormError,
@@ -126,9 +127,18 @@ export function Devices() {
           <EditDevice orgId={orgId} device={editing} onClose={() => setEditing(undefined)} />
         )}
         {deactivating && (
-          <DeactivateDevice
-            orgId={orgId}
-            device={deactivating}
+          <ConfirmDialog
+            title={t('devices.deactivateTitle', { name: deactivating.name })}
+            message={t('devices.deactivateConfirm', { name: deactivating.name })}
+            action={t('devices.deactivate')}
+            run={() =>
+              data(
+                api.POST('/orgs/{orgId}/devices/{id}/deactivate', {
+                  params: { path: { orgId, id: deactivating.id } },
+                }),
+              )
+            }
+            onDone={() => queryClient.invalidateQueries({ queryKey: deviceKeys.devices(orgId) })}
             onClose={() => setDeactivating(undefined)}
           />
         )}
@@ -229,44 +239,6 @@ function EditDevice({
           </Button>
         </div>
       </form>
-    </Dialog>
-  );
-}
-
-function DeactivateDevice({
-  orgId,
-  device,
-  onClose,
-}: {
-  orgId: string;
-  device: Device;
-  onClose: () => void;
-}) {
-  const { t } = useTranslation();
-  const deactivate = useMutation({
-    mutationFn: () =>
-      data(
-        api.POST('/orgs/{orgId}/devices/{id}/deactivate', {
-          params: { path: { orgId, id: device.id } },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: deviceKeys.devices(orgId) });
-      onClose();
-    },
-  });
-  return (
-    <Dialog title={t('devices.deactivateTitle', { name: device.name })} onClose={onClose}>
-      <p>{t('devices.deactivateConfirm', { name: device.name })}</p>
-      <FormError error={deactivate.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={deactivate.isPending} onClick={() => deactivate.mutate()}>
-          {t('devices.deactivate')}
-        </Button>
-      </div>
     </Dialog>
   );
 }

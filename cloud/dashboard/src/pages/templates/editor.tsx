@@ -12,7 +12,7 @@ import { ApiError, api, data } from '../../api/client';
 import { queryClient, useCan } from '../../data';
 import {
   Button,
-  Dialog,
+  ConfirmDialog,
   Field,
   FormError,
   LoadError,
@@ -87,8 +87,8 @@ function Editor({ orgId, template }: { orgId: string; template: Template }) {
   const settledSample = useDebounced(sampleError ? undefined : sample, PREVIEW_DEBOUNCE_MS);
   const preview = usePreview(orgId, template.id, settledContent, settledSample);
   const previewError = preview.error instanceof ApiError ? preview.error : undefined;
-  const contentIssue = previewError?.field('content');
-  const dataIssue = previewError?.field('data');
+  const contentIssue = previewError?.field('content')?.message;
+  const dataIssue = previewError?.field('data')?.message;
   const position = parsePosition(contentIssue ?? dataIssue ?? '');
   const errorLine = position && !position.inOutput ? position.line : undefined;
 
@@ -103,7 +103,9 @@ function Editor({ orgId, template }: { orgId: string; template: Template }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templateKeys.templates(orgId) }),
   });
   const dirty = name !== template.name || content !== template.content;
-  const saveIssue = parsePosition(fieldError(save.error, 'content') ?? '');
+  const saveIssue = parsePosition(
+    save.error instanceof ApiError ? (save.error.field('content')?.message ?? '') : '',
+  );
 
   return (
     <section className="template-editor">
@@ -194,17 +196,29 @@ function Editor({ orgId, template }: { orgId: string; template: Template }) {
         failed={preview.isError && !previewError}
       />
       {deleting && (
-        <Dialog
+        <ConfirmDialog
           title={t('templates.deleteTitle', { name: template.name })}
+          message={t('templates.deleteConfirm', { name: template.name })}
+          action={t('templates.delete')}
+          run={() =>
+            data(
+              api.DELETE('/orgs/{orgId}/templates/{id}', {
+                params: { path: { orgId, id: template.id } },
+              }),
+            )
+          }
+          onDone={async () => {
+            // Leave the editor first (it would say "not found"), the list already without it.
+            queryClient.setQueryData(
+              templateKeys.templates(orgId),
+              (list?: { data: Template[] }) =>
+                list ? { ...list, data: list.data.filter((x) => x.id !== template.id) } : list,
+            );
+            void navigate(`/o/${orgId}/templates`);
+            await queryClient.invalidateQueries({ queryKey: templateKeys.templates(orgId) });
+          }}
           onClose={() => setDeleting(false)}
-        >
-          <DeleteTemplate
-            orgId={orgId}
-            template={template}
-            onClose={() => setDeleting(false)}
-            onDeleted={() => void navigate(`/o/${orgId}/templates`)}
-          />
-        </Dialog>
+        />
       )}
     </section>
   );
@@ -360,49 +374,5 @@ function Preview({
         </ol>
       )}
     </section>
-  );
-}
-
-function DeleteTemplate({
-  orgId,
-  template,
-  onClose,
-  onDeleted,
-}: {
-  orgId: string;
-  template: Template;
-  onClose: () => void;
-  onDeleted: () => void;
-}) {
-  const { t } = useTranslation();
-  const remove = useMutation({
-    mutationFn: () =>
-      data(
-        api.DELETE('/orgs/{orgId}/templates/{id}', {
-          params: { path: { orgId, id: template.id } },
-        }),
-      ),
-    onSuccess: async () => {
-      // Leave the editor first (it would say "not found"), with the list already without it.
-      queryClient.setQueryData(templateKeys.templates(orgId), (list?: { data: Template[] }) =>
-        list ? { ...list, data: list.data.filter((x) => x.id !== template.id) } : list,
-      );
-      onDeleted();
-      await queryClient.invalidateQueries({ queryKey: templateKeys.templates(orgId) });
-    },
-  });
-  return (
-    <>
-      <p>{t('templates.deleteConfirm', { name: template.name })}</p>
-      <FormError error={remove.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
-          {t('templates.delete')}
-        </Button>
-      </div>
-    </>
   );
 }

@@ -10,7 +10,7 @@ import { queryClient } from '../../data';
 import {
   Button,
   Checkbox,
-  Dialog,
+  ConfirmDialog,
   Field,
   FormError,
   LastData,
@@ -173,10 +173,18 @@ export function AlertsSection({ orgId, canWrite }: { orgId: string; canWrite: bo
         </LastData>
       )}
       {deleting && (
-        <DeleteRule
-          orgId={orgId}
-          rule={deleting}
-          name={words.kind[deleting.kind]}
+        <ConfirmDialog
+          title={t('alerts.deleteTitle', { kind: words.kind[deleting.kind] })}
+          message={t('alerts.deleteConfirm')}
+          action={t('alerts.delete')}
+          run={() =>
+            data(
+              api.DELETE('/orgs/{orgId}/alert-rules/{id}', {
+                params: { path: { orgId, id: deleting.id } },
+              }),
+            )
+          }
+          onDone={() => queryClient.invalidateQueries({ queryKey: ['orgs', orgId, 'alerts'] })}
           onClose={() => setDeleting(undefined)}
         />
       )}
@@ -292,45 +300,5 @@ function CreateRule({ orgId, onDone }: { orgId: string; onDone: () => void }) {
         </Button>
       </div>
     </form>
-  );
-}
-
-function DeleteRule({
-  orgId,
-  rule,
-  name,
-  onClose,
-}: {
-  orgId: string;
-  rule: Rule;
-  name: string;
-  onClose: () => void;
-}) {
-  const { t } = useTranslation();
-  const remove = useMutation({
-    mutationFn: () =>
-      data(
-        api.DELETE('/orgs/{orgId}/alert-rules/{id}', {
-          params: { path: { orgId, id: rule.id } },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['orgs', orgId, 'alerts'] });
-      onClose();
-    },
-  });
-  return (
-    <Dialog title={t('alerts.deleteTitle', { kind: name })} onClose={onClose}>
-      <p>{t('alerts.deleteConfirm')}</p>
-      <FormError error={remove.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
-          {t('alerts.delete')}
-        </Button>
-      </div>
-    </Dialog>
   );
 }

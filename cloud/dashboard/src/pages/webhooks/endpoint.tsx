@@ -9,7 +9,16 @@ import { useTranslation } from 'react-i18next';
 import { api, data, type Schemas } from '../../api/client';
 import { queryClient } from '../../data';
 import { formatNumber } from '../../i18n';
-import { Button, Dialog, FormError, LastData, Loading, SecretBox, fieldError } from '../../ui';
+import {
+  Button,
+  ConfirmDialog,
+  Dialog,
+  FormError,
+  LastData,
+  Loading,
+  SecretBox,
+  fieldError,
+} from '../../ui';
 import { ShownTime, StateBadge } from '../shown-time';
 import { useDeliveries, webhookKeys, type WebhookEvent } from './data';
 import { EventChoice, QueryError } from './parts';
@@ -94,11 +103,16 @@ export function EndpointDetail({
         <RotateSecret orgId={orgId} endpoint={endpoint} onClose={() => setAsking(undefined)} />
       )}
       {asking === 'delete' && (
-        <DeleteEndpoint
-          orgId={orgId}
-          endpoint={endpoint}
+        <ConfirmDialog
+          title={t('webhooks.deleteTitle', { url: endpoint.url })}
+          message={t('webhooks.deleteConfirm')}
+          action={t('webhooks.delete')}
+          run={() => data(api.DELETE('/orgs/{orgId}/webhooks/{id}', path))}
+          onDone={async () => {
+            onClose();
+            await refresh();
+          }}
           onClose={() => setAsking(undefined)}
-          onDeleted={onClose}
         />
       )}
       {asking === 'events' && (
@@ -279,47 +293,6 @@ function RotateSecret({
           </div>
         </>
       )}
-    </Dialog>
-  );
-}
-
-function DeleteEndpoint({
-  orgId,
-  endpoint,
-  onClose,
-  onDeleted,
-}: {
-  orgId: string;
-  endpoint: Endpoint;
-  onClose: () => void;
-  onDeleted: () => void;
-}) {
-  const { t } = useTranslation();
-  const remove = useMutation({
-    mutationFn: () =>
-      data(
-        api.DELETE('/orgs/{orgId}/webhooks/{id}', {
-          params: { path: { orgId, id: endpoint.id } },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: webhookKeys.webhooks(orgId) });
-      onClose();
-      onDeleted();
-    },
-  });
-  return (
-    <Dialog title={t('webhooks.deleteTitle', { url: endpoint.url })} onClose={onClose}>
-      <p>{t('webhooks.deleteConfirm')}</p>
-      <FormError error={remove.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
-          {t('webhooks.delete')}
-        </Button>
-      </div>
     </Dialog>
   );
 }
