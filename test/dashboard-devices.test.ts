@@ -1,0 +1,102 @@
+/**
+ * The dashboard's devices page in Chromium against a real cloud process and a real agent
+ * process: an activation code created and shown with its expiry, the agent activated with it
+ * appearing online without a reload (the live channel), then offline when it stops; renamed,
+ * grouped and deactivated after a question naming it; axe-core and 375 px.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import {
+  DashboardWorld,
+  OWNER,
+  PHONE,
+  assertAccessible,
+  logIn,
+  ownerWithOrganization,
+  scrollsSideways,
+} from './dashboard-support.js';
+import { AgentProcess, tempDir } from './e2e-support.js';
+
+describe('the dashboard’s devices in a browser', () => {
+  let world: DashboardWorld;
+  let owner: Page;
+  let orgPath = '';
+  let agent: AgentProcess | undefined;
+  const problems: string[][] = [];
+
+  before(async () => {
+    world = await DashboardWorld.start();
+    const opened = await ownerWithOrganization(world);
+    ({ page: owner, orgPath } = opened);
+    problems.push(opened.problems);
+  });
+  after(async () => {
+    await agent?.kill();
+    await world?.stop();
+  });
+
+  test('with no device the page says what to do, and an activation code is created and shown with its expiry', async () => {
+    await owner.goto(`${orgPath}/devices`);
+    await owner
+      .getByText('Install the agent on the shop’s computer, then enter this activation code.')
+      .waitFor();
+    await assertAccessible(owner, 'devices, empty');
+    await owner.getByRole('button', { name: 'Create an activation code' }).click();
+    const code = (await owner.getByLabel('Activation code', { exact: true }).textContent()) ?? '';
+    assert.ok(code.length >= 8, `a code: ${code}`);
+    await owner.getByText('Valid until', { exact: false }).waitFor();
+    await owner.getByRole('button', { name: 'Copy' }).waitFor();
+    await assertAccessible(owner, 'devices, a code shown');
+
+    agent = AgentProcess.start([
+      ...['--data-dir', tempDir('pw-devices-agent-'), '--cloud', world.url],
+      ...['--activation-code', code, '--name', 'Till PC'],
+    ]);
+    // No reload: the live channel brings the device in, online.
+    const row = owner.getByRole('row').filter({ hasText: 'Till PC' });
+    await row.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+    await row.getByText(process.platform, { exact: false }).waitFor();
+    await row.locator('time').first().waitFor();
+    await assertAccessible(owner, 'devices, one online');
+  });
+
+  test('the devices page with a device at 375 px: no sideways scrolling, axe-core clean', async () => {
+    const { page, problems: p } = await world.page({ viewport: PHONE });
+    problems.push(p);
+    await page.goto('/login');
+    await logIn(page, OWNER);
+    await page.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
+    await page.goto(`${orgPath}/devices`);
+    await page.getByRole('row').filter({ hasText: 'Till PC' }).getByText('Online').waitFor();
+    assert.equal(await scrollsSideways(page), false, 'devices');
+    await assertAccessible(page, 'phone devices');
+    await page.context().close();
+  });
+
+  test('a device is renamed and grouped, goes offline in place when its agent stops, and is deactivated after a question naming it', async () => {
+    await owner.getByRole('button', { name: 'Rename or group Till PC' }).click();
+    const edit = owner.getByRole('dialog', { name: 'Device "Till PC"' });
+    await edit.getByLabel('Name').fill('Counter PC');
+    await edit.getByLabel('Group').fill('Pétion-Ville shop');
+    await assertAccessible(owner, 'device edit dialog');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    const row = owner.getByRole('row').filter({ hasText: 'Counter PC' });
+    await row.getByText('Group: Pétion-Ville shop').waitFor();
+
+    await agent!.kill('SIGTERM');
+    await row.getByText('Offline', { exact: true }).waitFor({ timeout: 20_000 });
+
+    await row.getByRole('button', { name: 'Deactivate Counter PC' }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Deactivate the device "Counter PC"?' });
+    await dialog.getByText('its printers stop printing', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Deactivate' }).click();
+    await owner
+      .getByText('Install the agent on the shop’s computer, then enter this activation code.')
+      .waitFor();
+  });
+
+  test('no page broke the Content-Security-Policy or threw', () => {
+    assert.deepEqual(problems.flat(), []);
+  });
+});
