@@ -1,6 +1,7 @@
 /**
  * Screenshots of every dashboard page, taken in Chromium against a real cloud process with a
- * shop's worth of data: docs/dashboard/<page>.png (English, 1280 px) and <page>-phone.png (375 px).
+ * shop's worth of data (an agent process activated and online, a local webhook receiver):
+ * docs/dashboard/<page>.png (English, 1280 px) and <page>-phone.png (375 px).
  * `--languages en,fr,ht --out DIR` takes them in other languages too, for a translator's review.
  *
  *   node --import tsx cloud/dashboard/scripts/screenshots.ts
@@ -15,6 +16,8 @@ import {
   logIn,
   verifiedAccount,
 } from '../../../test/dashboard-support.js';
+import { AgentProcess, tempDir } from '../../../test/e2e-support.js';
+import { startReceiver, type Receiver } from '../../src/testing/webhook-receiver.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +41,8 @@ const CASHIER = {
 };
 
 const world = await DashboardWorld.start();
+let receiver: Receiver | undefined;
+let agent: AgentProcess | undefined;
 try {
   await verifiedAccount(world, OWNER);
   await verifiedAccount(world, CASHIER);
@@ -76,6 +81,41 @@ try {
   const printers = await fetch(`${world.url}/v1/printers`); // a key's "last used" stays empty: fine
   void printers;
 
+  // Templates, webhooks and devices (issue 19): the Business plan, two gallery templates, an
+  // endpoint with a delivered test event and an alert rule, an agent activated and online.
+  await world.setPlan(org.split('/')[2]!, 'business');
+  const templateIds: string[] = [];
+  for (const index of [0, 5]) {
+    await setup.goto(`${org}/templates`);
+    await setup.locator('.gallery-item button').nth(index).click();
+    await setup.waitForURL(/\/templates\/tpl_/);
+    templateIds.push(new URL(setup.url()).pathname.split('/').pop()!);
+  }
+  receiver = await startReceiver();
+  await setup.goto(`${org}/webhooks`);
+  await setup.getByRole('button', { name: 'New endpoint' }).click();
+  await setup.getByLabel('Endpoint URL').fill(receiver.url);
+  await setup.getByLabel('Description (optional)').fill('Order system');
+  await setup.getByRole('button', { name: 'Create endpoint' }).click();
+  await setup.getByRole('button', { name: 'Done' }).click();
+  await setup.getByRole('button', { name: receiver.url }).click();
+  await setup.getByRole('button', { name: 'Send test event' }).click();
+  await setup.getByRole('row').filter({ hasText: 'webhook.test' }).getByText('Delivered').waitFor();
+  const endpoint = new URL(setup.url()).search;
+  await setup.getByRole('button', { name: 'New alert rule' }).click();
+  await setup.getByRole('button', { name: 'Create rule' }).click();
+  await setup.getByRole('row').filter({ hasText: 'A printer goes offline' }).waitFor();
+  await setup.goto(`${org}/devices`);
+  await setup.getByRole('button', { name: 'Create an activation code' }).click();
+  const code = (await setup.getByLabel('Activation code', { exact: true }).textContent()) ?? '';
+  agent = AgentProcess.start([
+    ...['--data-dir', tempDir('pw-screens-agent-'), '--cloud', world.url],
+    ...['--activation-code', code, '--name', 'Comptoir'],
+  ]);
+  await setup.getByRole('row').filter({ hasText: 'Comptoir' }).getByText('Online').waitFor({
+    timeout: 30_000,
+  });
+
   const shots: {
     name: string;
     path: string;
@@ -98,6 +138,35 @@ try {
     },
     { name: 'settings', path: `${org}/settings`, signedIn: true },
     { name: 'billing', path: `${org}/billing`, signedIn: true },
+    { name: 'templates', path: `${org}/templates`, signedIn: true },
+    {
+      name: 'template-editor-receipt',
+      path: `${org}/templates/${templateIds[0]}`,
+      signedIn: true,
+      then: async (p) => {
+        await p.locator('.receipt-paper img').waitFor();
+      },
+    },
+    {
+      name: 'template-editor-error',
+      path: `${org}/templates/${templateIds[1]}`,
+      signedIn: true,
+      then: async (p) => {
+        await p.locator('.commands').waitFor();
+        const editor = p.locator('.code-layer textarea');
+        await editor.fill(`${await editor.inputValue()}{{#items}}\n`);
+        await p.locator('.gutter .error-line').waitFor();
+      },
+    },
+    { name: 'webhooks', path: `${org}/webhooks${endpoint}`, signedIn: true },
+    {
+      name: 'devices',
+      path: `${org}/devices`,
+      signedIn: true,
+      then: async (p) => {
+        await p.locator('.state.ok').waitFor();
+      },
+    },
     {
       name: 'account-two-factor',
       path: '/account',
@@ -140,5 +209,7 @@ try {
   }
   console.log(`screenshots in ${out}`);
 } finally {
+  await agent?.kill();
+  await receiver?.close();
   await world.stop();
 }

@@ -26,6 +26,7 @@ import {
   savedSample,
   templateKeys,
   usePreview,
+  useGallery,
   useTemplates,
   type Template,
 } from './data';
@@ -74,6 +75,14 @@ function Editor({ orgId, template }: { orgId: string; template: Template }) {
   const [sample, setSample] = useState(() => savedSample(template.id) ?? '{}');
   const [deleting, setDeleting] = useState(false);
   useEffect(() => saveSample(template.id, sample), [template.id, sample]);
+  // No sample kept in this browser: a template copied from the gallery gets the gallery's own.
+  const gallery = useGallery();
+  const fromGallery = gallery.data?.data.find((g) => g.content === template.content);
+  useEffect(() => {
+    if (fromGallery && savedSample(template.id) === '{}' && sample === '{}') {
+      setSample(JSON.stringify(fromGallery.sampleData, null, 2));
+    }
+  }, [fromGallery, template.id, sample]);
 
   let sampleError: string | undefined;
   try {
@@ -86,6 +95,11 @@ function Editor({ orgId, template }: { orgId: string; template: Template }) {
   const settledContent = useDebounced(content, PREVIEW_DEBOUNCE_MS);
   const settledSample = useDebounced(sampleError ? undefined : sample, PREVIEW_DEBOUNCE_MS);
   const preview = usePreview(orgId, template.id, settledContent, settledSample);
+  // While the draft does not render, the last preview that did stays, greyed.
+  const [lastPreview, setLastPreview] = useState(preview.data);
+  useEffect(() => {
+    if (preview.data && !preview.isError) setLastPreview(preview.data);
+  }, [preview.data, preview.isError]);
   const previewError = preview.error instanceof ApiError ? preview.error : undefined;
   const contentIssue = previewError?.field('content')?.message;
   const dataIssue = previewError?.field('data')?.message;
@@ -191,7 +205,8 @@ function Editor({ orgId, template }: { orgId: string; template: Template }) {
       </form>
       <Preview
         type={template.type}
-        preview={preview.data}
+        preview={preview.isError ? lastPreview : preview.data}
+        stale={preview.isError}
         busy={preview.isFetching}
         failed={preview.isError && !previewError}
       />
@@ -250,7 +265,6 @@ function CodeField({
           {Array.from({ length: lines }, (_, i) => (
             <span key={i} className={i + 1 === errorLine ? 'error-line' : undefined}>
               {i + 1}
-              {'\n'}
             </span>
           ))}
         </pre>
@@ -321,10 +335,12 @@ function SampleField({
 function Preview({
   type,
   preview,
+  stale,
   busy,
   failed,
 }: {
   type: Template['type'];
+  stale: boolean;
   preview: { type: string; output: string; image?: string } | undefined;
   busy: boolean;
   failed: boolean;
@@ -334,7 +350,11 @@ function Preview({
   const [width, setWidth] = useState<number>();
   const zoomId = useId();
   return (
-    <section className="preview" aria-labelledby="preview-title" aria-busy={busy || undefined}>
+    <section
+      className={stale ? 'preview stale' : 'preview'}
+      aria-labelledby="preview-title"
+      aria-busy={busy || undefined}
+    >
       <div className="toolbar">
         <h2 id="preview-title">{t('templates.preview')}</h2>
         {type === 'receipt' && (
@@ -351,6 +371,7 @@ function Preview({
         )}
       </div>
       {failed && <p className="hint">{t('errors.connection')}</p>}
+      {stale && preview && <p className="hint">{t('templates.previewStale')}</p>}
       {!preview ? (
         <p className="hint">{t('templates.previewWaiting')}</p>
       ) : preview.image ? (

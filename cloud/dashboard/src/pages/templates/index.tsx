@@ -200,7 +200,11 @@ function Gallery({ orgId, canWrite }: { orgId: string; canWrite: boolean }) {
             <li key={g.id} className="gallery-item">
               <h3>{g.name}</h3>
               <p className="hint">
-                {categories[g.category] ?? g.category} · {types[g.type]} · {g.paper}
+                {/* A receipt's category already says its type. */}
+                {[categories[g.category] ?? g.category, g.type === 'receipt' ? '' : types[g.type]]
+                  .concat(g.paper)
+                  .filter(Boolean)
+                  .join(' · ')}
               </p>
               <p className="gallery-description">{g.description}</p>
               {canWrite && (
