@@ -117,6 +117,14 @@ describe('the dashboard’s webhooks in a browser', () => {
     await owner.getByRole('cell', { name: 'Enabled' }).waitFor();
   });
 
+  test('the test/live switch shows the endpoints of its own mode', async () => {
+    await owner.getByRole('switch', { name: 'Test mode' }).check();
+    await owner.getByText('No test endpoint yet.', { exact: false }).waitFor();
+    assert.equal(await owner.getByRole('button', { name: receiver.url }).count(), 0);
+    await owner.getByRole('switch', { name: 'Test mode' }).uncheck();
+    await owner.getByRole('button', { name: receiver.url }).waitFor();
+  });
+
   test('alert rules are created with their channels and deleted after a question', async () => {
     await owner.getByText('No alert rule yet.').waitFor();
     await owner.getByText('No alert so far.').waitFor();

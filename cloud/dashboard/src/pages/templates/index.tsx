@@ -200,9 +200,14 @@ function Gallery({ orgId, canWrite }: { orgId: string; canWrite: boolean }) {
             <li key={g.id} className="gallery-item">
               <h3>{g.name}</h3>
               <p className="hint">
-                {/* A receipt's category already says its type. */}
-                {[categories[g.category] ?? g.category, g.type === 'receipt' ? '' : types[g.type]]
-                  .concat(g.paper)
+                {/* A receipt's or a label's type already says its category. */}
+                {[
+                  g.category === 'receipt' || g.category === 'label'
+                    ? ''
+                    : (categories[g.category] ?? g.category),
+                  types[g.type],
+                  g.paper,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               </p>
