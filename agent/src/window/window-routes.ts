@@ -13,6 +13,7 @@ import type { AgentState } from './agent-state.js';
 import type { LogLine } from './log-tail.js';
 import type { Preferences } from './preferences.js';
 import type { WindowPrompts } from './prompts.js';
+import type { WindowPrinters, WindowState } from './window-types.js';
 
 /** The header that carries the per-launch window key on every window API request. */
 export const WINDOW_KEY_HEADER = 'x-printwire-window-key';
@@ -35,6 +36,7 @@ export interface WindowAgent {
     organizationId: string | null;
     deviceName: string | null;
     cloudUrl: string | null;
+    printers: Array<{ agentPrinterId: string }>;
   };
   state(): AgentState;
   onState(listener: (state: AgentState) => void): () => void;
@@ -210,14 +212,14 @@ export class WindowRoutes {
       case 'GET events':
         return this.#events(req, res);
       case 'GET printers':
-        return ok({ data: a.printerInfo(), hidden: a.hiddenPrinters() });
+        return ok(this.#printers());
       case 'POST printers :id test':
         await a.printTestPage(parts[1]!);
         return ok({ printed: true });
       case 'POST printers :id hide':
       case 'POST printers :id show':
         await a.setPrinterHidden(parts[1]!, parts[2] === 'hide');
-        return ok({ data: a.printerInfo(), hidden: a.hiddenPrinters() });
+        return ok(this.#printers());
       case 'GET jobs':
         return ok({ data: a.jobs(100) });
       case 'POST jobs :id cancel':
@@ -266,7 +268,19 @@ export class WindowRoutes {
     }
   }
 
-  #state() {
+  #printers(): WindowPrinters {
+    const a = this.#o.agent;
+    const configured = new Set(a.config.printers.map((p) => p.agentPrinterId));
+    return {
+      data: a.printerInfo().map(({ capabilities: _c, ...p }) => ({
+        ...p,
+        configured: configured.has(p.agentPrinterId),
+      })),
+      hidden: a.hiddenPrinters(),
+    };
+  }
+
+  #state(): WindowState {
     const a = this.#o.agent;
     return {
       ...a.state(),
