@@ -60,15 +60,23 @@ function fakeElectron() {
   const notifications: Array<{ title?: string; body?: string }> = [];
   const ipc = new Map<string, (event: IpcEvent, ...args: unknown[]) => unknown>();
   const trays: Array<{ image: string; tooltip: string; menu: MenuItemConstructorOptions[] }> = [];
-  const session = {
-    permission: null as null | ((c: unknown, p: string, cb: (g: boolean) => void) => void),
-    headers: null as null | ((d: unknown, cb: (r: unknown) => void) => void),
-    setPermissionRequestHandler(h: typeof session.permission) {
+  type PermissionHandler = (c: unknown, p: string, cb: (g: boolean) => void) => void;
+  type HeadersHandler = (d: unknown, cb: (r: unknown) => void) => void;
+  const session: {
+    permission: PermissionHandler | null;
+    headers: HeadersHandler | null;
+    setPermissionRequestHandler(h: PermissionHandler): void;
+    setPermissionCheckHandler(): void;
+    webRequest: { onHeadersReceived(h: HeadersHandler): void };
+  } = {
+    permission: null,
+    headers: null,
+    setPermissionRequestHandler(h) {
       session.permission = h;
     },
     setPermissionCheckHandler() {},
     webRequest: {
-      onHeadersReceived(h: typeof session.headers) {
+      onHeadersReceived(h) {
         session.headers = h;
       },
     },
