@@ -4,6 +4,7 @@
  * tray. Built by agent/electron/vite.config.ts into agent/electron/dist/main.js.
  */
 import electron from 'electron';
+import updater from 'electron-updater';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from '../src/agent.js';
@@ -61,7 +62,28 @@ async function main(): Promise<void> {
     if (prompts.pending().length > 0) void desktop.openWindow();
   });
   if (agent.state().cloud === 'not-activated') await desktop.openWindow('/activation');
+  if (app.isPackaged) checkForUpdates(agent.logger);
   app.on('before-quit', () => void agent.stop());
+}
+
+/** How often a running app looks for a new version. */
+const UPDATE_INTERVAL_MS = 6 * 3600_000;
+
+/**
+ * electron-updater: the feed built into the app (electron-builder.yml `publish`, from
+ * PRINTWIRE_UPDATE_URL at build time), or PRINTWIRE_UPDATE_URL at run time when set. The update
+ * downloads in the background and installs when the app quits.
+ */
+function checkForUpdates(logger: { warn(o: object, m: string): void }): void {
+  const { autoUpdater } = updater;
+  const feed = process.env.PRINTWIRE_UPDATE_URL;
+  if (feed) autoUpdater.setFeedURL({ provider: 'generic', url: feed });
+  const check = () =>
+    autoUpdater
+      .checkForUpdatesAndNotify()
+      .catch((error: unknown) => logger.warn({ err: error }, 'update check failed'));
+  void check();
+  setInterval(() => void check(), UPDATE_INTERVAL_MS).unref();
 }
 
 main().catch((error: unknown) => {
