@@ -19,6 +19,11 @@ export function SettingsPage() {
   );
 }
 
+/** What the desktop app's preload exposes (agent/electron/preload.ts); absent in a browser. */
+const desktop = (
+  window as unknown as { printwireDesktop?: { openDataFolder(): Promise<string | null> } }
+).printwireDesktop;
+
 function SettingsForm({ settings }: { settings: WindowSettings }) {
   const { t } = useTranslation();
   const state = useAgentState();
@@ -82,6 +87,13 @@ function SettingsForm({ settings }: { settings: WindowSettings }) {
         value={settings.dataDir}
         readOnly
       />
+      {desktop && (
+        <p>
+          <Button variant="secondary" onClick={() => void desktop.openDataFolder()}>
+            {t('settings.openDataDir')}
+          </Button>
+        </p>
+      )}
       {!fieldError('cloudUrl') && !fieldError('localPort') && <FormError error={save.error} />}
       {save.isSuccess && (
         <p className="notice success" role="status">
