@@ -41,7 +41,8 @@ export function LogsPage() {
         <p className="empty">{t('logs.empty')}</p>
       ) : (
         <ol className="log mono" aria-label={t('logs.lines')} tabIndex={0}>
-          {logs.data?.map((line, i) => (
+          {/* Newest first: what support asks about is usually what just happened. */}
+          {[...(logs.data ?? [])].reverse().map((line, i) => (
             <li key={i} className={`level-${line.level}`}>
               {line.time ? formatTime(line.time) : ''} {t(`logLevel.${line.level}`)} {line.message}
               {line.detail && <span className="hint"> {line.detail}</span>}

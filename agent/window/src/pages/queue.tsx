@@ -102,7 +102,7 @@ function JobRow({ job, printer }: { job: WindowJob; printer: string }) {
         {formatRelative(job.receivedAt)}
         <p className="hint">{formatTime(job.receivedAt)}</p>
       </td>
-      <td data-label={t('queue.actions')}>
+      <td data-label={job.state === 'queued' ? t('queue.actions') : undefined}>
         {job.state === 'queued' && (
           <div className="actions">
             {waitingRetry && (
