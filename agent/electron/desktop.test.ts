@@ -48,7 +48,6 @@ class FakeAgent implements DesktopAgent {
     return { files: [] };
   };
   windowUrl = async () => `${ORIGIN}/#key=k`;
-  stop = async () => void this.calls.push('stop');
 }
 
 type Listener = (...args: never[]) => unknown;

@@ -34,7 +34,6 @@ export interface DesktopAgent {
   updateSettings(change: { startAtLogin?: boolean }): unknown;
   exportLogs(out: string): Promise<{ files: string[] }>;
   windowUrl(): Promise<string | null>;
-  stop(): Promise<void>;
 }
 
 export interface WindowLike {
@@ -224,7 +223,7 @@ export class DesktopApp {
       },
       { label: t('desktop.menu.exportLogs'), click: () => void this.exportLogs() },
       { type: 'separator' },
-      { label: t('desktop.menu.quit'), click: () => void this.quit() },
+      { label: t('desktop.menu.quit'), click: () => this.quit() },
     ] as MenuItemConstructorOptions[];
   }
 
@@ -264,11 +263,11 @@ export class DesktopApp {
     }).show();
   }
 
-  async quit(): Promise<void> {
+  /** Quits the app; main.ts stops the agent (its queue, its server) before the process ends. */
+  quit(): void {
     for (const off of this.#offs.splice(0)) off();
     this.#tray?.destroy();
     this.#tray = null;
-    await this.#o.agent.stop();
     this.#o.electron.app.quit();
   }
 }

@@ -63,7 +63,14 @@ async function main(): Promise<void> {
   });
   if (agent.state().cloud === 'not-activated') await desktop.openWindow('/activation');
   if (app.isPackaged) checkForUpdates(agent.logger);
-  app.on('before-quit', () => void agent.stop());
+  // The agent stops (the job in progress ends, the queue closes) before the process does.
+  let stopping = false;
+  app.on('before-quit', (event) => {
+    if (stopping) return;
+    stopping = true;
+    event.preventDefault();
+    void agent.stop().finally(() => app.exit(0));
+  });
 }
 
 /** How often a running app looks for a new version. */

@@ -5,6 +5,11 @@ import { useLogs } from '../data';
 import { formatTime } from '../i18n';
 import { Button, FormError, LoadError, Loading, PageTitle } from '../ui';
 
+/** What the desktop app's preload exposes (agent/electron/preload.ts); absent in a browser. */
+const desktop = (
+  window as unknown as { printwireDesktop?: { exportLogs(): Promise<string | null> } }
+).printwireDesktop;
+
 export function LogsPage() {
   const { t } = useTranslation();
   const logs = useLogs();
@@ -14,7 +19,9 @@ export function LogsPage() {
     setExporting(true);
     setError(null);
     try {
-      await downloadLogs();
+      // In the desktop app the main process asks where to save (a native dialog).
+      if (desktop) await desktop.exportLogs();
+      else await downloadLogs();
     } catch (e) {
       setError(e);
     } finally {
