@@ -7,6 +7,7 @@ import type { DispatchedJob } from '@printwire/shared/protocol/index';
 import { FakeCloud } from '../../../test/fake-cloud.js';
 import { FakePrinter } from '../../../test/fake-printer.js';
 import { Agent } from '../agent.js';
+import type { DiscoverySources } from '../discovery/discover.js';
 import { silentLogger } from '../logs/logger.js';
 import type { AgentState } from './agent-state.js';
 import { WindowPrompts } from './prompts.js';
@@ -168,5 +169,51 @@ describe('the agent core the window and the tray use', () => {
     const prompts = new WindowPrompts({ timeoutMs: 10 });
     await assert.rejects(prompts.ask('https://late.example'), { code: 'ORIGIN_NOT_ALLOWED' });
     assert.deepEqual(prompts.pending(), []);
+  });
+});
+
+describe('hiding a printer from the window', () => {
+  test('a found printer hidden is neither used nor listed, and shown again comes back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pw-window-hide-'));
+    const sources: DiscoverySources = {
+      spooler: {
+        listQueues: async () => [
+          { name: 'counter', description: null, isDefault: false, device: 'usb://Star/TSP143' },
+        ],
+        queueStatus: async () => null,
+        submit: async () => '1',
+        jobState: async () => 'completed',
+        cancel: async () => undefined,
+      },
+    };
+    const agent = await Agent.open({
+      dataDir,
+      logger: silentLogger(),
+      discovery: sources,
+      discoveryIntervalMs: 0,
+      durability: 'process',
+    });
+    try {
+      const [found] = agent.printerInfo();
+      assert.ok(found, 'the system queue is found');
+      await agent.setPrinterHidden(found.agentPrinterId, true);
+      assert.deepEqual(agent.printerInfo(), []);
+      assert.deepEqual(
+        agent.hiddenPrinters().map((p) => p.agentPrinterId),
+        [found.agentPrinterId],
+      );
+      await agent.setPrinterHidden(found.agentPrinterId, false);
+      assert.deepEqual(
+        agent.printerInfo().map((p) => p.agentPrinterId),
+        [found.agentPrinterId],
+      );
+      assert.deepEqual(agent.hiddenPrinters(), []);
+      await assert.rejects(agent.setPrinterHidden('prn_unknown', true), {
+        code: 'PRINTER_NOT_FOUND',
+      });
+    } finally {
+      await agent.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
