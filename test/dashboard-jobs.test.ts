@@ -213,6 +213,7 @@ describe('the live dashboard with a real agent and printer', () => {
     await phone.goto(`/o/${orgId}/jobs?metadata.order=1042`);
     await phone.getByRole('link', { name: /^job_/ }).first().click();
     await phone.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await phone.getByRole('list', { name: 'The receipt document' }).waitFor();
     assert.equal(await scrollsSideways(phone), false, 'job page');
     await assertAccessible(phone, 'phone job page');
     await phone.context().close();
