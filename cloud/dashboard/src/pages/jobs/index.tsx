@@ -301,8 +301,10 @@ function JobTable({
                 </Link>
               </td>
               <td data-label={t('jobs.columns.state')}>
-                <JobStateBadge state={job.state} />
-                {job.errorCode && <span className="why">{errorWords(job.errorCode)}</span>}
+                <div>
+                  <JobStateBadge state={job.state} />
+                  {job.errorCode && <span className="why">{errorWords(job.errorCode)}</span>}
+                </div>
               </td>
               <td data-label={t('jobs.columns.printer')}>
                 {printer ? (printer.alias ?? printer.name) : (job.printerId ?? '—')}

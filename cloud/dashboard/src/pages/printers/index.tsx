@@ -121,6 +121,9 @@ function PrinterCard({
   const testPage = useTestPage(orgId, p.id);
   const name = p.alias ?? p.name;
   const defaults = Object.entries(p.defaults).filter(([, v]) => v !== null);
+  const testPageWords = t(
+    `printers.testPage.${p.kind === 'label' ? 'label' : p.kind === 'office' ? 'page' : 'receipt'}`,
+  );
   return (
     <li className="printer-card" aria-labelledby={`printer-${p.id}`}>
       <div className="printer-head">
@@ -183,11 +186,9 @@ function PrinterCard({
             variant="secondary"
             busy={testPage.isPending}
             onClick={() => testPage.mutate()}
-            aria-label={t('printers.testPageNamed', { name })}
+            aria-label={t('printers.testPageNamed', { action: testPageWords, name })}
           >
-            {t(
-              `printers.testPage.${p.kind === 'label' ? 'label' : p.kind === 'office' ? 'page' : 'receipt'}`,
-            )}
+            {testPageWords}
           </Button>
         )}
         {testPage.data && (
