@@ -165,6 +165,11 @@ try {
   // endpoint with a delivered test event and an alert rule (the devices page shows the agent
   // started above).
   await world.setPlan(orgId, 'business');
+  const [device] = (await call('GET', `/orgs/${orgId}/devices`)).data as Array<{ id: string }>;
+  await call('PATCH', `/orgs/${orgId}/devices/${device!.id}`, {
+    name: 'Comptoir',
+    groupId: 'Pétion-Ville',
+  });
   const templateIds: string[] = [];
   for (const index of [0, 5]) {
     await setup.goto(`${org}/templates`);
@@ -267,6 +272,8 @@ try {
       signedIn: true,
       then: async (p) => {
         await p.locator('.state.ok').waitFor();
+        await p.locator('.actions > .button.primary').click();
+        await p.locator('.activation .secret pre').waitFor();
       },
     },
     {
