@@ -13,6 +13,7 @@ import {
   PHONE,
   assertAccessible,
   logIn,
+  memberWithRole,
   ownerWithOrganization,
   scrollsSideways,
 } from './dashboard-support.js';
@@ -22,13 +23,14 @@ describe('the dashboard’s devices in a browser', () => {
   let world: DashboardWorld;
   let owner: Page;
   let orgPath = '';
+  let orgId = '';
   let agent: AgentProcess | undefined;
   const problems: string[][] = [];
 
   before(async () => {
     world = await DashboardWorld.start();
     const opened = await ownerWithOrganization(world);
-    ({ page: owner, orgPath } = opened);
+    ({ page: owner, orgPath, orgId } = opened);
     problems.push(opened.problems);
   });
   after(async () => {
@@ -94,6 +96,35 @@ describe('the dashboard’s devices in a browser', () => {
     await owner
       .getByText('Install the agent on the shop’s computer, then enter this activation code.')
       .waitFor();
+  });
+
+  test('a viewer is offered no action on the devices, templates and webhooks pages', async () => {
+    const viewer = {
+      name: 'Paul Viewer',
+      email: 'paul@shop.example',
+      password: 'a long viewer password',
+    };
+    await memberWithRole(world, OWNER, orgId, viewer, 'viewer');
+    await world.setPlan(orgId, 'business');
+    const { page, problems: p } = await world.page();
+    problems.push(p);
+    await page.goto('/login');
+    await logIn(page, viewer);
+    await page.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
+    await page.goto(`${orgPath}/devices`);
+    await page.getByText('Ask an owner, an admin or a developer', { exact: false }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Create an activation code' }).count(), 0);
+    await page.goto(`${orgPath}/templates`);
+    await page.getByRole('heading', { name: 'Gallery' }).waitFor();
+    await page.getByText('Retail sale').first().waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Create template' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^Use this template/ }).count(), 0);
+    await page.goto(`${orgPath}/webhooks`);
+    await page.getByText('No live endpoint yet.', { exact: false }).waitFor();
+    await page.getByText('No alert rule yet.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'New endpoint' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'New alert rule' }).count(), 0);
+    await page.context().close();
   });
 
   test('no page broke the Content-Security-Policy or threw', () => {

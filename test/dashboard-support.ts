@@ -209,3 +209,43 @@ export async function ownerWithOrganization(
   const orgPath = new URL(page.url()).pathname;
   return { page, problems, orgPath, orgId: orgPath.split('/')[2]! };
 }
+
+/** Logs `who` in through the API: an access token for calls a test makes itself. */
+export async function accessTokenOf(world: DashboardWorld, who: Person): Promise<string> {
+  const res = await fetch(`${world.url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: who.email, password: who.password }),
+  });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+/**
+ * `who` (a new verified account) made a member of `orgId` with `role` through the API: invited by
+ * `owner`, the mailed invitation accepted.
+ */
+export async function memberWithRole(
+  world: DashboardWorld,
+  owner: Person,
+  orgId: string,
+  who: Person,
+  role: 'admin' | 'developer' | 'viewer',
+): Promise<void> {
+  const call = async (token: string, path: string, body: unknown) => {
+    const res = await fetch(`${world.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    assert.ok(res.ok, `${path}: ${res.status} ${await res.text()}`);
+  };
+  await call(await accessTokenOf(world, owner), `/orgs/${orgId}/invitations`, {
+    email: who.email,
+    role,
+  });
+  await verifiedAccount(world, who);
+  const link = await world.mailLink(who.email, '/invitations/accept?token=');
+  const token = new URL(link).searchParams.get('token');
+  await call(await accessTokenOf(world, who), '/invitations/accept', { token });
+}
