@@ -226,6 +226,20 @@ export function lookup(name: string): Lookup {
       };
   }
   const parts = name.split('.');
+  if (parts.length === 1 && !INHERITED.has(name) && name !== '__proto__') {
+    // finder's loop, without a second call per lookup
+    return (st) => {
+      const stack = st.stack;
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const ctx = stack[i];
+        if (typeof ctx === 'object' && ctx !== null) {
+          const v = (ctx as Record<string, unknown>)[name];
+          if (v !== undefined) return v;
+        }
+      }
+      return undefined;
+    };
+  }
   const find = finder(parts[0]!);
   if (parts.length === 1) return (st) => find(st.stack);
   const rest = parts
