@@ -22,10 +22,7 @@ import { positionAt } from '../shared/src/template/errors.js';
 import { compileTemplate, renderTemplate } from '../shared/src/template/index.js';
 import { tokenize } from '../shared/src/template/lexer.js';
 import { parse } from '../shared/src/template/parser.js';
-import {
-  compileReceiptBuilder,
-  compileReceiptChecker,
-} from '../shared/src/template/receipt-build.js';
+import { compileReceiptChecker } from '../shared/src/template/receipt-build.js';
 import { report, throughput } from './lib.js';
 
 const inputs = new URL(
@@ -45,15 +42,12 @@ const compiledReceipt = compileTemplate(receipt, 'receipt');
 const compiledZpl = compileTemplate(zpl, 'zpl');
 const handlebars = Handlebars.compile(receipt);
 // The receipt check on its own, what `render` adds to `renderText`: the document built from the
-// data and validated as it is built (one pass); and, to compare, the document built as
-// JSON.parse would make it and then validated (two passes).
-const receiptNodes = parse(receipt, tokenize(receipt), 32);
-const at = (offset: number) => () => positionAt(receipt, offset);
-const checkReceipt = compileReceiptChecker(receiptNodes, at);
-const buildReceipt = compileReceiptBuilder(receiptNodes, at);
-if (checkReceipt === undefined || buildReceipt === undefined) {
-  throw new Error('the receipt template is not built from its data');
-}
+// data and validated as it is built, in one pass.
+const checkReceipt = compileReceiptChecker(
+  parse(receipt, tokenize(receipt), 32),
+  (offset) => () => positionAt(receipt, offset),
+);
+if (checkReceipt === undefined) throw new Error('the receipt template is not built from its data');
 const checkedReceipt = checkReceipt(new RenderState(receiptData, Infinity));
 const validated = validateReceiptDocument(JSON.parse(compiledReceipt.renderText(receiptData)));
 if (!validated.ok || JSON.stringify(checkedReceipt) !== JSON.stringify(validated.document)) {
@@ -74,8 +68,6 @@ const contenders = {
   receiptCompiled: () => compiledReceipt.renderText(receiptData),
   receiptCompiledChecked: () => compiledReceipt.render(receiptData),
   receiptCheck: () => checkReceipt(new RenderState(receiptData, Infinity)),
-  receiptCheckTwoPasses: () =>
-    validateReceiptDocument(buildReceipt(new RenderState(receiptData, Infinity))),
   receiptPublic: () => renderTemplate(receipt, receiptData, 'receipt'),
   receiptMustache: () => Mustache.render(receipt, receiptData),
   receiptHandlebars: () => handlebars(receiptData),
@@ -114,7 +106,7 @@ report({
   ...renders,
 });
 report({
-  name: 'receipt, renderTemplate (public path: render + JSON parse + validation)',
+  name: 'receipt, renderTemplate (public path: render + document check)',
   value: ops('receiptPublic'),
   baseline: 'handlebars (precompiled) + JSON.parse',
   baselineValue: ops('receiptHandlebarsParsed'),
@@ -122,7 +114,7 @@ report({
   ...renders,
 });
 report({
-  name: 'receipt, compiled render (render + JSON parse + validation)',
+  name: 'receipt, compiled render (render + document check)',
   value: ops('receiptCompiledChecked'),
   baseline: 'handlebars (precompiled) + JSON.parse',
   baselineValue: ops('receiptHandlebarsParsed'),
@@ -150,12 +142,5 @@ report({
   baseline: 'the same template, compiled renderText',
   baselineValue: ops('receiptCompiled'),
   target: 1,
-  ...renders,
-});
-report({
-  name: 'receipt, the check in two passes (built as JSON.parse makes it, then validated)',
-  value: ops('receiptCheckTwoPasses'),
-  baseline: 'the same template, compiled renderText',
-  baselineValue: ops('receiptCompiled'),
   ...renders,
 });

@@ -16,7 +16,7 @@ import {
   validatePlainDocument,
 } from '../receipt/validate-fast.js';
 import { isJsonNumber, withoutControls } from './escape.js';
-import { lookup, type RenderState } from './compile.js';
+import { isPlainName, lookup, type RenderState } from './compile.js';
 import type { TemplateNode } from './parser.js';
 import { isMissing, isTruthy, toJson, toText, type TagRef } from './values.js';
 
@@ -315,11 +315,23 @@ function stringPart(name: string, raw: boolean, tag: TagRef): (st: RenderState) 
       return text;
     };
   }
-  return (st) => {
-    const v = get(st);
+  const print = (v: unknown) => {
     if (typeof v === 'string') return withoutControls(v);
     if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
     return isMissing(v) ? '' : withoutControls(toText(v, tag));
+  };
+  if (!isPlainName(name)) return (st) => print(get(st));
+  // lookup's loop and the string case in one call, for the usual tag
+  return (st) => {
+    const stack = st.stack;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const ctx = stack[i];
+      if (typeof ctx === 'object' && ctx !== null) {
+        const v = (ctx as Record<string, unknown>)[name];
+        if (v !== undefined) return typeof v === 'string' ? withoutControls(v) : print(v);
+      }
+    }
+    return '';
   };
 }
 
@@ -491,19 +503,52 @@ function checkedBlock(keys: string[], inner: Item[], makers: Make[]): Make | und
   if (type.kind !== T_VALUE || typeof type.value !== 'string') return undefined;
   const rule = blockFields(type.value);
   if (rule === undefined) return undefined;
+  // Fields written as literals are set once, in `base`; the others are made at each render.
+  const base = new Array<unknown>(rule.fields.length);
+  const seen = new Set<number>();
   const slots: number[] = [];
   const fieldMakers: Make[] = [];
   for (let k = 0; k < keys.length; k++) {
     if (k === typeAt) continue;
     const slot = rule.fields.indexOf(keys[k]!);
-    if (slot === -1 || slots.includes(slot)) return undefined;
-    slots.push(slot);
-    fieldMakers.push(makers[k]!);
+    if (slot === -1 || seen.has(slot)) return undefined;
+    seen.add(slot);
+    const item = inner[k * 4 + 2]!;
+    if (item.kind === T_VALUE) {
+      base[slot] = item.value; // a string, number, boolean or null
+    } else {
+      slots.push(slot);
+      fieldMakers.push(makers[k]!);
+    }
   }
-  const size = rule.fields.length;
   const make = rule.make; // refuses by throwing: the build gives up (see compileBuild)
+  const [m0, m1] = fieldMakers as [Make, Make];
+  const [s0, s1] = slots as [number, number];
+  // The usual blocks fill one or two fields from the data: for them one array of values serves
+  // every render. It is filled only once both values are made (making one can run the data's
+  // getters, which could render this template again) and the check keeps nothing of it.
+  const shared = base.slice();
+  if (fieldMakers.length === 1) {
+    return (st, b) => {
+      shared[s0] = m0(st, b);
+      const block = make(shared);
+      b.checked.push(block);
+      return block;
+    };
+  }
+  if (fieldMakers.length === 2) {
+    return (st, b) => {
+      const v0 = m0(st, b);
+      const v1 = m1(st, b);
+      shared[s0] = v0;
+      shared[s1] = v1;
+      const block = make(shared);
+      b.checked.push(block);
+      return block;
+    };
+  }
   return (st, b) => {
-    const values = new Array<unknown>(size);
+    const values = base.slice();
     for (let k = 0; k < fieldMakers.length; k++) values[slots[k]!] = fieldMakers[k]!(st, b);
     const block = make(values);
     b.checked.push(block);

@@ -202,3 +202,40 @@ test('renderReceiptDocument still names the line and column of a value that brea
       error.column === 42,
   );
 });
+
+const TEXT_DEFAULTS = {
+  type: 'text',
+  value: '',
+  align: 'left',
+  bold: false,
+  underline: false,
+  size: 1,
+  invert: false,
+  font: 'a',
+};
+
+test('a getter in the data that renders the same template again does not mix the two documents', () => {
+  const template = doc(
+    '{"type": "pair", "left": "{{a}}", "right": "{{b}}"}, {"type": "text", "value": "{{b}}"}',
+  );
+  const inner = { a: 'inner a', b: 'inner b' };
+  const nested: unknown[] = [];
+  const data = {
+    a: 'outer a',
+    get b() {
+      nested.push(renderReceiptDocument(template, inner).blocks);
+      return 'outer b';
+    },
+  };
+  assert.deepStrictEqual(renderReceiptDocument(template, data).blocks, [
+    { type: 'pair', left: 'outer a', right: 'outer b', bold: false },
+    { ...TEXT_DEFAULTS, value: 'outer b' },
+  ]);
+  assert.ok(nested.length >= 2);
+  for (const blocks of nested) {
+    assert.deepStrictEqual(blocks, [
+      { type: 'pair', left: 'inner a', right: 'inner b', bold: false },
+      { ...TEXT_DEFAULTS, value: 'inner b' },
+    ]);
+  }
+});
