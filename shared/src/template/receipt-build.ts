@@ -8,6 +8,13 @@
  * whose literal text it does not follow is not built at all, and a render it cannot follow (a
  * missing comma, a raw value that is not one JSON value, …) returns undefined; the caller then
  * parses the text as before, which also words the error. receipt-build.test.ts compares the two.
+ *
+ * Renders check the document as they build it (compileReceiptChecker, one pass): a block object
+ * whose "type" and keys are written in the template is made directly in its validated form, by
+ * validate-fast.ts's rules for that type, and the document's own check then takes those blocks
+ * as they are. Anything those rules do not accept gives up too, and the text is parsed and
+ * validated by the zod schema, which words every issue. receipt-checker.test.ts compares the one
+ * pass with validating the rendered text.
  */
 import type { ReceiptDocument } from '../receipt/schema.js';
 import {
