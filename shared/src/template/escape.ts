@@ -68,9 +68,11 @@ export function isJsonNumber(text: string): boolean {
 /** A receipt value's text as JSON.parse reads it back once escaped: without control characters. */
 export function withoutControls(text: string): string {
   // A loop over the units: cheaper than a regular expression for the short texts values are.
-  for (let i = 0; i < text.length; i++) {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f) {
+    if (c >= 0x20 && c < 0x7f) continue; // printable ASCII, the usual case
+    if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x7f) {
       return text.replace(RECEIPT_CONTROL_ALL, '');
     }
   }
