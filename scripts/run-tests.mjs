@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
-const roots = ['shared/src', 'cloud/src', 'agent/src', 'sdk/src', 'test'];
+const roots = ['shared/src', 'cloud/src', 'agent/src', 'agent/electron', 'sdk/src', 'test'];
 const skipDirs = new Set(['node_modules', 'fixtures', '.printwire']);
 
 function collect(dir, out) {

@@ -1,6 +1,7 @@
 import { arch, hostname, platform } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import {
   PROTOCOL_LIMITS,
@@ -11,6 +12,7 @@ import {
 import {
   configuredPrinters,
   deleteDeviceToken,
+  setPrinterHidden,
   ensureDataDir,
   loadConfig,
   readDeviceToken,
@@ -43,6 +45,13 @@ import { createTcpTransport } from './transports/tcp/tcp-transport.js';
 import { createUsbTransport } from './transports/usb/create-usb-transport.js';
 import { LocalMode, type LocalModeOptions } from './local-server/local-mode.js';
 import { LOCAL_API_VERSION } from './local-server/protocol.js';
+import { exportLogs } from './logs/export.js';
+import { tailLog, type LogLine } from './window/log-tail.js';
+import { loadPreferences, savePreferences, type Preferences } from './window/preferences.js';
+import { testPageBytes } from './window/test-page.js';
+import { agentState, type AgentState, type PrinterAttention } from './window/agent-state.js';
+import type { QueueListEntry } from './queue/job-queue.js';
+import { WindowRoutes } from './window/window-routes.js';
 
 /** The agent's version, from its package.json. */
 export const AGENT_VERSION: string = (
@@ -52,6 +61,8 @@ export const AGENT_VERSION: string = (
 ).version;
 
 export const QUEUE_FILE = 'queue.db';
+/** The window's per-launch key while the local server runs (mode 0600; `printwire-agent window`). */
+export const WINDOW_KEY_FILE = 'window-key';
 
 /** Longest wait for a discovery pass; the agent goes on without what it has not found by then. */
 export const DISCOVERY_TIMEOUT_MS = 5000;
@@ -102,6 +113,22 @@ export interface AgentOptions {
   localServer?: LocalModeOptions;
 }
 
+/** The Settings page's values. */
+export interface AgentSettings {
+  cloudUrl: string | null;
+  /** The port asked for (null: the first free of 21910-21913). */
+  localPort: number | null;
+  /** The port the local server listens on now (null: off). */
+  localServerPort: number | null;
+  startAtLogin: boolean;
+  notificationsMuted: boolean;
+  dataDir: string;
+}
+
+export type SettingsChange = Partial<
+  Pick<AgentSettings, 'cloudUrl' | 'localPort' | 'startAtLogin' | 'notificationsMuted'>
+>;
+
 /** The transports this agent version has. */
 export function defaultRegistry(): TransportRegistry {
   return new TransportRegistry()
@@ -120,7 +147,15 @@ export class Agent {
   readonly dataDir: string;
   readonly queue: JobQueue;
   readonly logger: AgentLogger;
-  readonly link: CloudLink | null;
+  #link: CloudLink | null = null;
+  #started = false;
+  #preferences: Preferences;
+  readonly #options: AgentOptions;
+  readonly #stateListeners = new Set<(state: AgentState) => void>();
+  readonly #statusListeners = new Set<(printer: PrinterAttention) => void>();
+  #lastState = '';
+  readonly #changeListeners = new Set<(what: 'jobs' | 'printers') => void>();
+  #windowKey: string | null = null;
   readonly renderer: AgentRenderer;
   /** The printers in use: the configured ones, then those found and not hidden. */
   #printers: ConfiguredPrinter[];
@@ -148,6 +183,8 @@ export class Agent {
     found: { discovered: DiscoveredPrinter[]; auto: ConfiguredPrinter[]; problems: string[] },
   ) {
     this.dataDir = options.dataDir;
+    this.#options = options;
+    this.#preferences = loadPreferences(options.dataDir);
     this.#config = config;
     this.logger = logger;
     const clock = options.clock ?? systemClock;
@@ -187,9 +224,12 @@ export class Agent {
         clock,
         logger,
         targetFor: (printer) => this.#targetFor(printer),
+        paused: () => this.#preferences.paused,
         events: {
           onStatus: (agentPrinterId, report) => {
             logger.info({ printer: agentPrinterId, ...report }, 'printer status');
+            this.#printerStatusChanged(agentPrinterId, report);
+            this.#changed('printers');
             this.local.backend.printerStatus(agentPrinterId, report.detail);
             // Kept while the link is down and sent after the next welcome, unless superseded.
             this.link?.report(`status:${agentPrinterId}`, {
@@ -201,6 +241,7 @@ export class Agent {
             });
           },
           onProgress: (message) => {
+            this.#changed('jobs');
             if (!this.#localChanged(message.jobId)) this.link?.send(message);
           },
           onResult: (message) => {
@@ -208,64 +249,14 @@ export class Agent {
               { jobId: message.jobId, outcome: message.outcome, errorCode: message.errorCode },
               'job ended',
             );
+            this.#changed('jobs');
             if (!this.#localChanged(message.jobId)) this.link?.send(message);
           },
         },
       },
       options.runner,
     );
-    this.link =
-      token && config.cloudUrl
-        ? new CloudLink({
-            cloudUrl: config.cloudUrl,
-            deviceToken: token,
-            clock,
-            random: options.random ?? Math.random,
-            logger,
-            ...options.link,
-            handlers: {
-              hello: () => {
-                const printers = this.printerInfo();
-                this.#reportedInventory = inventoryKey(
-                  printers,
-                  this.#gone.keys(),
-                  this.#config.hiddenPrinters,
-                );
-                return {
-                  agentVersion: AGENT_VERSION,
-                  os: platform(),
-                  arch: arch(),
-                  hostname: hostname(),
-                  printers,
-                  hidden: this.#config.hiddenPrinters.slice(-PROTOCOL_LIMITS.maxPrinters),
-                  queue: this.#queueCounts(),
-                };
-              },
-              queueSummary: () => this.#queueCounts(),
-              onWelcome: (welcome) => {
-                this.#applyConfig(welcome.config);
-                this.local.applyConfig(welcome.config);
-              },
-              onConfig: (config) => {
-                this.#applyConfig(config);
-                this.local.applyConfig(config);
-              },
-              onDispatch: (job) => this.#dispatch(job),
-              onCancel: (jobId) => {
-                const answer = this.queue.cancel(jobId);
-                logger.info({ jobId, reason: answer.reason }, 'cancel asked');
-                // "not_started" promises the job never prints: true once the cancel is durable.
-                this.#whenFlushed(jobId, () => this.link?.send(answer));
-              },
-              outbox: () => this.queue.outbox(),
-              onAck: (id) => this.queue.confirm(id),
-              onFatal: (reason) => {
-                logger.error({ reason }, 'device refused by the cloud; activate it again');
-                deleteDeviceToken(this.dataDir);
-              },
-            },
-          })
-        : null;
+    if (token && config.cloudUrl) this.#link = this.#makeLink(config.cloudUrl, token);
     this.#localOptions = options.localServer;
     this.local = new LocalMode({
       dataDir: this.dataDir,
@@ -277,11 +268,7 @@ export class Agent {
         agentVersion: AGENT_VERSION,
         deviceId: this.#config.deviceId,
         organizationId: this.#config.organizationId,
-        cloud: !this.link
-          ? 'not-activated'
-          : this.link.state === 'online'
-            ? 'connected'
-            : 'offline',
+        cloud: this.#cloudState(),
         localApiVersion: LOCAL_API_VERSION,
       }),
       printers: () => this.printerInfo(),
@@ -289,6 +276,7 @@ export class Agent {
         await this.queue.flush();
         this.logger.info({ jobId, printer: agentPrinterId }, 'local job received');
         this.#localChanged(jobId);
+        this.#changed('jobs');
         this.#runner.wake(agentPrinterId);
       },
       cancel: async (jobId) => {
@@ -296,8 +284,64 @@ export class Agent {
         await this.queue.flush();
         this.logger.info({ jobId, reason: answer.reason }, 'local cancel asked');
         this.#localChanged(jobId);
+        this.#changed('jobs');
       },
     });
+  }
+
+  /** The link to the cloud with this device's token (not started). */
+  #makeLink(cloudUrl: string, token: string): CloudLink {
+    const link = new CloudLink({
+      cloudUrl,
+      deviceToken: token,
+      clock: this.#clock,
+      random: this.#options.random ?? Math.random,
+      logger: this.logger,
+      ...this.#options.link,
+      handlers: {
+        hello: () => {
+          const printers = this.printerInfo();
+          this.#reportedInventory = inventoryKey(
+            printers,
+            this.#gone.keys(),
+            this.#config.hiddenPrinters,
+          );
+          return {
+            agentVersion: AGENT_VERSION,
+            os: platform(),
+            arch: arch(),
+            hostname: hostname(),
+            printers,
+            hidden: this.#config.hiddenPrinters.slice(-PROTOCOL_LIMITS.maxPrinters),
+            queue: this.#queueCounts(),
+          };
+        },
+        queueSummary: () => this.#queueCounts(),
+        onWelcome: (welcome) => {
+          this.#applyConfig(welcome.config);
+          this.local.applyConfig(welcome.config);
+        },
+        onConfig: (config) => {
+          this.#applyConfig(config);
+          this.local.applyConfig(config);
+        },
+        onDispatch: (job) => this.#dispatch(job),
+        onCancel: (jobId) => {
+          const answer = this.queue.cancel(jobId);
+          this.logger.info({ jobId, reason: answer.reason }, 'cancel asked');
+          // "not_started" promises the job never prints: true once the cancel is durable.
+          this.#whenFlushed(jobId, () => this.link?.send(answer));
+        },
+        outbox: () => this.queue.outbox(),
+        onAck: (id) => this.queue.confirm(id),
+        onFatal: (reason) => {
+          this.logger.error({ reason }, 'device refused by the cloud; activate it again');
+          deleteDeviceToken(this.dataDir);
+        },
+      },
+    });
+    link.onStateChange(() => this.#emitState());
+    return link;
   }
 
   /**
@@ -406,14 +450,35 @@ export class Agent {
     await this.#discovery?.refresh();
   }
 
+  /** The link to the cloud; null until the device is activated. */
+  get link(): CloudLink | null {
+    return this.#link;
+  }
+
   start(): void {
+    this.#started = true;
     this.#runner.start();
     this.#prune();
     this.#discovery?.start();
     this.link?.start();
     if (!this.link) this.logger.warn('no device token or cloud URL: printing local jobs only');
+    if (this.#preferences.paused) this.logger.info('printing is paused (resume it in the window)');
     if (this.#localOptions) {
-      this.localServerReady = this.local.start(this.#localOptions).catch((error: unknown) => {
+      const options = {
+        ...this.#localOptions,
+        ...(this.#localOptions.port === undefined && this.#config.localPort
+          ? { port: this.#config.localPort }
+          : {}),
+      };
+      this.#windowKey = randomBytes(32).toString('base64url');
+      writeFileSync(join(this.dataDir, WINDOW_KEY_FILE), this.#windowKey + '\n', { mode: 0o600 });
+      const window = new WindowRoutes({
+        agent: this,
+        key: this.#windowKey,
+        agentVersion: AGENT_VERSION,
+        ...(options.prompts ? { prompts: options.prompts } : {}),
+      });
+      this.localServerReady = this.local.start(options, window).catch((error: unknown) => {
         this.logger.error({ err: error }, 'the local server did not start');
         return null;
       });
@@ -421,15 +486,292 @@ export class Agent {
   }
 
   async stop(): Promise<void> {
+    this.#started = false;
     await this.#discovery?.stop();
     await this.localServerReady;
     await this.local.stop();
+    if (this.#windowKey) rmSync(join(this.dataDir, WINDOW_KEY_FILE), { force: true });
+    this.#windowKey = null;
     this.link?.stop();
     if (this.#pruneTimer) this.#clock.clearTimeout(this.#pruneTimer);
     this.#pruneTimer = null;
     await this.#runner.stop();
     await this.renderer.close();
     this.queue.close();
+  }
+
+  // ---- What the window and the tray use (docs/installing.md, "The desktop app") ----
+
+  /** Printing is paused: jobs are received and kept, none starts. Kept across restarts. */
+  get paused(): boolean {
+    return this.#preferences.paused;
+  }
+
+  /** Stops new jobs from going to printers (a job already printing finishes). */
+  pause(): void {
+    if (this.#preferences.paused) return;
+    this.#setPreferences({ paused: true });
+    this.logger.info('printing paused');
+    this.#emitState();
+  }
+
+  /** Prints what waited while paused, oldest first. */
+  resume(): void {
+    if (!this.#preferences.paused) return;
+    this.#setPreferences({ paused: false });
+    this.logger.info('printing resumed');
+    this.#runner.wakeAll();
+    this.#emitState();
+  }
+
+  get preferences(): Preferences {
+    return this.#preferences;
+  }
+
+  #setPreferences(change: Partial<Preferences>): void {
+    this.#preferences = { ...this.#preferences, ...change };
+    savePreferences(this.dataDir, this.#preferences);
+  }
+
+  /** The newest jobs of the queue, unfinished first. */
+  jobs(limit = 100): QueueListEntry[] {
+    return this.queue.list(limit);
+  }
+
+  /**
+   * Cancels a job that has not started. A local job is cancelled as the local API cancels it; a
+   * cloud job fails with CANCELLED_AT_AGENT, so the cloud and the integrator learn it will not
+   * print. Throws JOB_NOT_FOUND, or JOB_ALREADY_FINISHED for a job that started or ended.
+   */
+  async cancelJob(jobId: string): Promise<void> {
+    const job = this.queue.get(jobId);
+    if (!job) throw new PrintwireError('JOB_NOT_FOUND', `no job ${jobId} in this agent's queue`);
+    if (job.state !== 'queued') {
+      throw new PrintwireError('JOB_ALREADY_FINISHED', `job ${jobId} is ${job.state}`);
+    }
+    if (this.queue.isLocal(jobId)) {
+      this.queue.cancel(jobId);
+      await this.queue.flush();
+      this.#localChanged(jobId);
+    } else {
+      const result = this.queue.markFailed(jobId, {
+        code: 'CANCELLED_AT_AGENT',
+        message: 'cancelled by the person at the agent’s computer',
+        retryable: false,
+      });
+      await this.queue.flush();
+      this.link?.send(result);
+    }
+    this.logger.info({ jobId }, 'job cancelled in the window');
+    this.#changed('jobs');
+  }
+
+  /** A queued job waiting for its next attempt is tried now. Throws for a job not queued. */
+  retryJob(jobId: string): void {
+    const job = this.queue.get(jobId);
+    if (!job) throw new PrintwireError('JOB_NOT_FOUND', `no job ${jobId} in this agent's queue`);
+    if (!this.queue.retryNow(jobId)) {
+      throw new PrintwireError(
+        'JOB_ALREADY_FINISHED',
+        `job ${jobId} is ${job.state}: only a queued job can be tried again`,
+      );
+    }
+    this.logger.info({ jobId }, 'job retried now from the window');
+    this.#changed('jobs');
+    this.#runner.wake(job.agentPrinterId);
+  }
+
+  /**
+   * Activates this device with a code from the dashboard (the window's Activation page) and
+   * connects. Throws CONFLICT when it is activated already, VALIDATION_FAILED without a cloud
+   * URL, or the cloud's error (UNAUTHORIZED for an unknown, used or expired code).
+   */
+  async activate(input: { code: string; cloudUrl?: string; name?: string }): Promise<void> {
+    if (this.#link) throw new PrintwireError('CONFLICT', 'this device is activated already');
+    const cloudUrl = input.cloudUrl ?? this.#config.cloudUrl;
+    if (!cloudUrl) {
+      throw new PrintwireError('VALIDATION_FAILED', 'cloudUrl: a cloud URL is needed to activate');
+    }
+    const name = input.name ?? this.#config.deviceName ?? hostname();
+    const activation = await activate({
+      cloudUrl,
+      code: input.code.trim(),
+      name,
+      os: platform(),
+      arch: arch(),
+      agentVersion: AGENT_VERSION,
+    });
+    writeDeviceToken(this.dataDir, activation.deviceToken);
+    this.#config = {
+      ...this.#config,
+      cloudUrl,
+      deviceId: activation.deviceId,
+      organizationId: activation.organizationId,
+      deviceName: name,
+    };
+    this.#save();
+    this.#setPreferences({ organizationName: activation.organizationName ?? null });
+    this.logger.info({ deviceId: activation.deviceId }, 'device activated');
+    this.#link = this.#makeLink(cloudUrl, activation.deviceToken);
+    if (this.#started) this.#link.start();
+    this.#emitState();
+  }
+
+  /** What the Settings page shows and edits. */
+  settings(): AgentSettings {
+    return {
+      cloudUrl: this.#config.cloudUrl,
+      localPort: this.#config.localPort,
+      localServerPort: this.local.server?.port ?? null,
+      startAtLogin: this.#preferences.startAtLogin,
+      notificationsMuted: this.#preferences.notificationsMuted,
+      dataDir: this.dataDir,
+    };
+  }
+
+  /**
+   * Changes settings. The cloud URL and the port apply at the next start (the link and the
+   * server keep theirs); the cloud URL cannot change once activated (activate again instead).
+   */
+  updateSettings(change: SettingsChange): AgentSettings {
+    if (change.cloudUrl !== undefined && change.cloudUrl !== this.#config.cloudUrl) {
+      if (this.#link) {
+        throw new PrintwireError(
+          'CONFLICT',
+          'cloudUrl: this device is activated with its cloud; it cannot move to another',
+        );
+      }
+      this.#config = { ...this.#config, cloudUrl: change.cloudUrl };
+    }
+    if (change.localPort !== undefined)
+      this.#config = { ...this.#config, localPort: change.localPort };
+    this.#save();
+    const prefs: Partial<Preferences> = {};
+    if (change.startAtLogin !== undefined) prefs.startAtLogin = change.startAtLogin;
+    if (change.notificationsMuted !== undefined)
+      prefs.notificationsMuted = change.notificationsMuted;
+    this.#setPreferences(prefs);
+    this.#emitState();
+    return this.settings();
+  }
+
+  /** The last lines of the agent's log, oldest first, secrets redacted. */
+  logTail(count = 200): LogLine[] {
+    const token = readDeviceToken(this.dataDir);
+    return tailLog(this.dataDir, count, token ? [token] : []);
+  }
+
+  /** The support zip (same as `printwire-agent logs export`). */
+  async exportLogs(out: string): Promise<{ files: string[] }> {
+    return exportLogs({ dataDir: this.dataDir, out, agentVersion: AGENT_VERSION });
+  }
+
+  /**
+   * Hides a printer found on this computer (neither used nor reported) or shows it again, as
+   * `printwire-agent printers hide|show ID` does; applied at once.
+   */
+  async setPrinterHidden(agentPrinterId: string, hidden: boolean): Promise<void> {
+    this.#config = setPrinterHidden(this.#withDiskChanges(this.#config), agentPrinterId, hidden);
+    saveConfig(this.dataDir, this.#config);
+    this.logger.info(
+      { printer: agentPrinterId, hidden },
+      hidden ? 'printer hidden' : 'printer shown',
+    );
+    await this.refreshPrinters();
+    this.#emitState();
+  }
+
+  /** Found printers the person hid, to show them again. */
+  hiddenPrinters(): Array<{ agentPrinterId: string; uri: string; name: string }> {
+    return autoPrinters(this.#config, this.#discovered).hidden.map((p) => ({
+      agentPrinterId: p.agentPrinterId,
+      uri: p.spec.uri,
+      name: p.spec.name,
+    }));
+  }
+
+  /** Prints the test page on a printer in use, between its jobs (paused or not). */
+  async printTestPage(agentPrinterId: string): Promise<void> {
+    const printer = this.#printers.find((p) => p.agentPrinterId === agentPrinterId);
+    if (!printer)
+      throw new PrintwireError('PRINTER_NOT_FOUND', `no printer ${agentPrinterId} in use`);
+    const target = this.#targetFor(printer);
+    const bytes = testPageBytes(
+      { name: printer.spec.name, paper: target.paper, codepage: target.codepage },
+      target,
+      AGENT_VERSION,
+      new Date(this.#clock.now()),
+    );
+    await this.#runner.printBytes(agentPrinterId, bytes);
+    this.logger.info({ printer: agentPrinterId }, 'test page printed');
+  }
+
+  /** The agent's state in one word and its parts (the tray's colour, the window's header). */
+  state(): AgentState {
+    return agentState({
+      cloud: this.#cloudState(),
+      paused: this.#preferences.paused,
+      printers: this.printerInfo(),
+    });
+  }
+
+  /** Called with the state whenever it changes; returns the unsubscribe. */
+  onState(listener: (state: AgentState) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  /** Called when a printer's status changes (notifications); returns the unsubscribe. */
+  onPrinterStatus(listener: (printer: PrinterAttention) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  /** Called when jobs or printers changed (the window refetches); returns the unsubscribe. */
+  onChange(listener: (what: 'jobs' | 'printers') => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  #changed(what: 'jobs' | 'printers'): void {
+    for (const listener of this.#changeListeners) listener(what);
+  }
+
+  /**
+   * The window's address with its per-launch key (in the fragment, never sent to the server),
+   * once the local server listens; null when it is off.
+   */
+  async windowUrl(): Promise<string | null> {
+    const port = await this.localServerReady;
+    if (!port || !this.#windowKey) return null;
+    return `http://localhost:${port}/#key=${this.#windowKey}`;
+  }
+
+  #cloudState(): 'connected' | 'offline' | 'not-activated' {
+    if (!this.#link) return 'not-activated';
+    return this.#link.state === 'online' ? 'connected' : 'offline';
+  }
+
+  #printerStatusChanged(
+    agentPrinterId: string,
+    report: { status: PrinterInfo['status']; detail: string | null },
+  ): void {
+    const printer = this.#printers.find((p) => p.agentPrinterId === agentPrinterId);
+    const event: PrinterAttention = {
+      agentPrinterId,
+      name: printer?.spec.alias ?? printer?.spec.name ?? agentPrinterId,
+      status: report.status,
+    };
+    for (const listener of this.#statusListeners) listener(event);
+    this.#emitState();
+  }
+
+  #emitState(): void {
+    const state = this.state();
+    const key = JSON.stringify(state);
+    if (key === this.#lastState) return;
+    this.#lastState = key;
+    for (const listener of this.#stateListeners) listener(state);
   }
 
   /** Removes stale downloads now and every `CACHE_PRUNE_INTERVAL_MS` while the agent runs. */
@@ -531,6 +873,7 @@ export class Agent {
     this.#printers = next;
     if (changedIds) this.#save();
     this.#reportInventory();
+    this.#changed('printers');
   }
 
   /** Sends the `printers` message when the inventory changed since it was last reported. */
@@ -623,6 +966,7 @@ export class Agent {
       if (result) this.link?.send(result);
     });
     if (outcome !== 'finished' && !result) this.#runner.wake(job.agentPrinterId);
+    this.#changed('jobs');
   }
 
   /** Runs `then` once the queue's commits so far are durable (never, if the sync fails). */

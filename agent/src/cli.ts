@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import { Agent, AGENT_VERSION, QUEUE_FILE } from './agent.js';
+import { Agent, AGENT_VERSION, QUEUE_FILE, WINDOW_KEY_FILE } from './agent.js';
 import {
   configuredPrinters,
   loadConfig,
@@ -33,6 +33,7 @@ Usage:
   printwire-agent logs export --out FILE.zip
   printwire-agent local-ca
   printwire-agent origins [allow|block|forget ORIGIN] [--json]
+  printwire-agent window
 
 Every command takes --data-dir DIR (default: PRINTWIRE_AGENT_DATA_DIR, else the per-user
 application data folder). Printer URIs: tcp://HOST[:PORT], serial:PATH?baud=N,
@@ -44,7 +45,8 @@ every 30 s (PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS) and when USB devices come and
 \`printers hide ID\` stops reporting one (applied by a running agent at its next look).
 \`local-ca\` prints the path of the local server's CA certificate (made if missing), for
 installers and browsers to trust. \`origins\` lists the answers kept per origin for unsigned
-local printing, or sets (allow, block) or removes (forget) one.`;
+local printing, or sets (allow, block) or removes (forget) one. \`window\` prints the address of
+the running agent's window (its pages, with this start's key) for a browser on this computer.`;
 
 const OPTIONS = {
   'data-dir': { type: 'string' },
@@ -240,6 +242,22 @@ function origins(values: Values, dataDir: string, action?: string, text?: string
   );
 }
 
+/**
+ * `window`: the running agent's window address with its per-launch key (readable only by the
+ * data dir's owner), for a headless install opened in a browser on the same computer.
+ */
+function windowAddress(dataDir: string): void {
+  const server = readLocalServerState(dataDir);
+  const keyFile = join(dataDir, WINDOW_KEY_FILE);
+  if (!server || !existsSync(keyFile)) {
+    throw new UsageError(
+      'no running agent with its local server in this data dir: start it first (without --no-local-server)',
+    );
+  }
+  const key = readFileSync(keyFile, 'utf8').trim();
+  process.stdout.write(`http://localhost:${server.port}/#key=${key}\n`);
+}
+
 type Values = ReturnType<
   typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
 >['values'];
@@ -284,6 +302,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'origins':
       return origins(values, dataDir, sub, positionals[2]);
+    case 'window':
+      return windowAddress(dataDir);
     default:
       throw new UsageError(`unknown command '${command}'`);
   }

@@ -16,6 +16,8 @@ const activationSchema = z.object({
   deviceId: z.string().min(1),
   deviceToken: z.string().min(1),
   organizationId: z.string().min(1),
+  /** Newer clouds name the organization, for the agent's window. */
+  organizationName: z.string().optional(),
 });
 export type Activation = z.infer<typeof activationSchema>;
 

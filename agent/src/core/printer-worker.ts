@@ -72,6 +72,8 @@ export interface WorkerDeps {
    * a PDF or drive a browser); a throw fails the job (its error's code and retryable decide).
    */
   render?: RenderFunction;
+  /** Printing is paused (the window's Pause): no job starts; status polls go on. */
+  paused?: () => boolean;
 }
 
 const STATUS_ERRORS: Record<Exclude<PrinterStatusReport['status'], 'online'>, ErrorCode> = {
@@ -179,10 +181,36 @@ export class PrinterWorker {
     await this.#takeKept()?.close();
   }
 
+  /**
+   * Sends bytes that are not a job (the window's test page) between jobs, paused or not, and
+   * reads the status after them; throws the printer's error.
+   */
+  async printBytes(bytes: Uint8Array): Promise<void> {
+    while (this.#running) await this.idle();
+    const run = (async () => {
+      const transport = await this.#open(null);
+      try {
+        await transport.write(bytes);
+        await this.#checkStatus(transport);
+      } finally {
+        await transport.close();
+      }
+    })();
+    this.#running = run
+      .catch((error: unknown) => this.#statusFromError(asPrintwireError(error, 'PRINTER_ERROR')))
+      .finally(() => {
+        this.#running = null;
+        this.#again = false;
+        this.wake();
+      });
+    await run;
+  }
+
   #schedule(): void {
     if (this.#stopped) return;
     const { clock, queue } = this.#deps;
-    const at = Math.min(queue.nextDueAt(this.agentPrinterId) ?? Infinity, this.#nextPollAt);
+    const due = this.#deps.paused?.() ? null : queue.nextDueAt(this.agentPrinterId);
+    const at = Math.min(due ?? Infinity, this.#nextPollAt);
     if (at === Infinity) return;
     this.#timer = clock.setTimeout(
       () => {
@@ -196,7 +224,7 @@ export class PrinterWorker {
   async #loop(): Promise<void> {
     for (;;) {
       if (this.#stopped) return;
-      const job = this.#deps.queue.nextDue(this.agentPrinterId);
+      const job = this.#deps.paused?.() ? null : this.#deps.queue.nextDue(this.agentPrinterId);
       if (job) await this.#print(job);
       else if (this.#deps.clock.now() >= this.#nextPollAt) await this.#poll();
       else return;

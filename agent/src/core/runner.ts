@@ -1,3 +1,4 @@
+import { PrintwireError } from '@printwire/shared/errors/index';
 import type { PrinterStatus } from '@printwire/shared/protocol/index';
 import type { ConfiguredPrinter } from '../config/config-store.js';
 import type { RenderTarget } from '../render/render-job.js';
@@ -56,6 +57,20 @@ export class JobRunner {
     const stopping = worker.stop().finally(() => this.#stopping.delete(stopping));
     this.#stopping.add(stopping);
     await stopping;
+  }
+
+  /** Looks at every printer's queue now (printing resumed). */
+  wakeAll(): void {
+    for (const worker of this.#workers.values()) worker.wake();
+  }
+
+  /** Sends bytes that are not a job to a printer in use, between its jobs. */
+  async printBytes(agentPrinterId: string, bytes: Uint8Array): Promise<void> {
+    const worker = this.#workers.get(agentPrinterId);
+    if (!worker) {
+      throw new PrintwireError('PRINTER_NOT_FOUND', `no printer ${agentPrinterId} in use`);
+    }
+    await worker.printBytes(bytes);
   }
 
   /** A job for this printer was queued. */

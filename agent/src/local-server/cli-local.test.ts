@@ -62,7 +62,7 @@ describe('printwire-agent local mode commands', () => {
     assert.match(r.stderr, /--local-port must be a port number \(1-65535\)/);
   });
 
-  test('status --json names the running local server, and null once the agent stopped', async (t) => {
+  test('status --json names the running local server, window its window, and both stop with it', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
     const port = await freePort();
     const child = spawn(
@@ -91,11 +91,30 @@ describe('printwire-agent local mode commands', () => {
       agentVersion: string;
     };
     assert.equal(info.agentVersion, '1.1.0');
+    // `window`: the address with this start's key, which the window's API takes.
+    const address = run('window', '--data-dir', dir).stdout.trim();
+    assert.match(address, new RegExp(`^http://localhost:${port}/#key=[A-Za-z0-9_-]{40,}$`));
+    const key = address.split('#key=')[1]!;
+    const state = await fetch(`http://localhost:${port}/window/api/state`, {
+      headers: { 'x-printwire-window-key': key },
+    });
+    assert.equal(state.status, 200);
+    assert.equal(
+      (
+        await fetch(`http://localhost:${port}/window/api/state`, {
+          headers: { 'x-printwire-window-key': 'x'.repeat(43) },
+        })
+      ).status,
+      403,
+    );
     child.kill('SIGTERM');
     await once(child, 'exit');
     const stopped = JSON.parse(run('status', '--data-dir', dir, '--json').stdout) as {
       localServer: unknown;
     };
     assert.equal(stopped.localServer, null);
+    const gone = run('window', '--data-dir', dir);
+    assert.equal(gone.code, 2);
+    assert.match(gone.stderr, /no running agent/);
   });
 });

@@ -20,6 +20,8 @@ import {
 import { LocalServer } from './server.js';
 import { ensureLocalTls } from './tls.js';
 import type { OriginPrompt } from './trust.js';
+import type { WindowPrompts } from '../window/prompts.js';
+import type { LocalServerOptions } from './server.js';
 
 /** Written while the local server listens, so `printwire-agent status` can name it. */
 export const LOCAL_SERVER_FILE = 'local-server.json';
@@ -30,6 +32,11 @@ export interface LocalModeOptions {
   port?: number;
   /** The desktop shell's prompt for unsigned origins (none: headless, refused and logged). */
   prompt?: OriginPrompt;
+  /**
+   * The trust prompt answered in the agent's window (the desktop app): its `ask` becomes
+   * `prompt` and the window lists the questions.
+   */
+  prompts?: WindowPrompts;
 }
 
 export interface LocalModeDeps {
@@ -122,7 +129,7 @@ export class LocalMode {
   }
 
   /** Makes the TLS material if needed and listens; returns the port. */
-  async start(options: LocalModeOptions): Promise<number> {
+  async start(options: LocalModeOptions, window?: LocalServerOptions['window']): Promise<number> {
     const tls = ensureLocalTls(this.#d.dataDir);
     const server = new LocalServer({
       backend: this.backend,
@@ -131,6 +138,8 @@ export class LocalMode {
       nowSeconds: () => Math.floor(this.#d.clock.now() / 1000),
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.prompt ? { prompt: options.prompt } : {}),
+      ...(options.prompts && !options.prompt ? { prompt: options.prompts.ask } : {}),
+      ...(window ? { window } : {}),
     });
     const port = await server.listen();
     this.#server = server;

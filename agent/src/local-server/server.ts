@@ -29,6 +29,11 @@ export interface LocalServerOptions {
   limits?: Partial<typeof LOCAL_LIMITS>;
   /** The agent's own pages at `/` (the desktop issue); default a one-line status page. */
   page?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * The agent's window (its pages and its API): asked first, and never given CORS headers;
+   * true when it took the request.
+   */
+  window?: { handle(req: IncomingMessage, res: ServerResponse, port: number): boolean };
 }
 
 /** First byte of a TLS ClientHello (a handshake record). */
@@ -195,6 +200,7 @@ export class LocalServer {
         },
       });
     }
+    if (this.#o.window?.handle(req, res, this.#port)) return;
     this.#cors(req, res);
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'OPTIONS') {

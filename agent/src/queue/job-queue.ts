@@ -63,6 +63,23 @@ export type AcceptOutcome =
 
 export type CancelOutcome = AgentMessageOf<'job.cancelled'>['reason'];
 
+/** A job as the agent's window lists it (no content). Times are epoch milliseconds. */
+export interface QueueListEntry {
+  id: string;
+  agentPrinterId: string;
+  type: QueuedJob['type'];
+  state: QueuedJobState;
+  source: 'cloud' | 'local';
+  attempt: number;
+  maxAttempts: number;
+  /** When a queued job is tried next; null once it left the queue. */
+  nextAttemptAt: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  receivedAt: number;
+  updatedAt: number;
+}
+
 export interface QueueSummary {
   queued: number;
   printing: number;
@@ -581,6 +598,64 @@ export class JobQueue {
         ).changes === 1
       );
     })();
+  }
+
+  /**
+   * The newest jobs, unfinished first (what the agent's window lists): at most `limit`, without
+   * their content.
+   */
+  list(limit = 100): QueueListEntry[] {
+    const rows = this.#sql(
+      `SELECT id, agent_printer_id, type, state, attempt, max_attempts, next_attempt_at,
+           error_code, error_message, received_at, updated_at, source
+         FROM jobs
+         ORDER BY CASE WHEN state IN ('queued', 'printing') THEN 0 ELSE 1 END,
+           received_at DESC, rowid DESC
+         LIMIT ?`,
+    ).all(limit) as Array<
+      Pick<
+        JobRow,
+        | 'id'
+        | 'agent_printer_id'
+        | 'type'
+        | 'state'
+        | 'attempt'
+        | 'max_attempts'
+        | 'next_attempt_at'
+        | 'error_code'
+        | 'error_message'
+        | 'received_at'
+        | 'updated_at'
+        | 'source'
+      >
+    >;
+    return rows.map((r) => ({
+      id: r.id,
+      agentPrinterId: r.agent_printer_id,
+      type: r.type as QueuedJob['type'],
+      state: r.state,
+      source: r.source,
+      attempt: r.attempt,
+      maxAttempts: r.max_attempts,
+      nextAttemptAt: r.state === 'queued' ? r.next_attempt_at : null,
+      errorCode: r.error_code,
+      errorMessage: r.error_message,
+      receivedAt: r.received_at,
+      updatedAt: r.updated_at,
+    }));
+  }
+
+  /**
+   * A queued job waiting for its next attempt is due now (the window's Retry). False when the
+   * job is not queued.
+   */
+  retryNow(id: string): boolean {
+    const now = this.#clock.now();
+    return (
+      this.#sql(
+        `UPDATE jobs SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'queued'`,
+      ).run(now, now, id).changes === 1
+    );
   }
 
   summary(): QueueSummary {

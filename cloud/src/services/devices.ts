@@ -43,6 +43,8 @@ export const activationResponseSchema = z.object({
   deviceId: z.string(),
   deviceToken: z.string(),
   organizationId: z.string(),
+  /** For the agent's window ("activated for <organization>"). */
+  organizationName: z.string(),
 });
 
 /** Device tokens: `pwd_` and 32 random bytes, base64url. */
@@ -77,9 +79,12 @@ export class DeviceService {
   constructor(private readonly deps: DeviceServiceDeps) {}
 
   /** POST /agent/v1/activate: 401 UNAUTHORIZED for an unknown, used or expired code. */
-  async activate(
-    body: unknown,
-  ): Promise<{ deviceId: string; deviceToken: string; organizationId: string }> {
+  async activate(body: unknown): Promise<{
+    deviceId: string;
+    deviceToken: string;
+    organizationId: string;
+    organizationName: string;
+  }> {
     const parsed = activationRequestSchema.safeParse(body);
     if (!parsed.success) {
       throw invalid(
@@ -104,7 +109,13 @@ export class DeviceService {
       );
     }
     await this.publishDevice('device.activated', created, now);
-    return { deviceId: created.id, deviceToken, organizationId: created.organizationId };
+    const organization = await this.deps.store.organizations.get(created.organizationId);
+    return {
+      deviceId: created.id,
+      deviceToken,
+      organizationId: created.organizationId,
+      organizationName: organization?.name ?? '',
+    };
   }
 
   /** The device a token belongs to, or undefined (unknown or revoked token). */

@@ -41,6 +41,8 @@ export const ERROR_CATALOG = {
   RENDER_FAILED: { status: 400, retryable: false },
   // The agent found the job half-sent after a crash: it is not printed again (at most once on paper).
   INTERRUPTED: { status: 409, retryable: false },
+  // The person at the agent's computer cancelled the job in the agent's window before it printed.
+  CANCELLED_AT_AGENT: { status: 409, retryable: false },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
