@@ -122,7 +122,7 @@ describe('logs export', () => {
       type: 'text',
       encoding: 'utf8',
       content: Object.values(secrets).join(' '),
-      options: { apiKey: secrets.liveKey, password: secrets.logPassword },
+      options: {},
       expiresAt: null,
       createdAt: '2026-01-01T00:00:00.000Z',
     });
