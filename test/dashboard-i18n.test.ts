@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSION, OPERATIONS } from '../cloud/src/app.js';
 import { buildOpenApi } from '../cloud/src/http/openapi.js';
+import { FIELD_RULES } from '../shared/src/errors/index.js';
 
 const SRC = new URL('../cloud/dashboard/src/', import.meta.url).pathname;
 const LANGUAGES = ['en', 'fr', 'ht'] as const;
@@ -96,6 +97,8 @@ test('every key the code asks for is in the catalogs', () => {
   for (const plan of PLANS) used.add(`plans.${plan}`);
   for (const scope of SCOPES) used.add(`scopes.${scope.replace(':', '_')}`);
   for (const lang of LANGUAGES) used.add(`languages.${lang}`);
+  // Every rule a field error can name is said in words (ui.tsx fieldError).
+  for (const rule of FIELD_RULES) used.add(`errors.rules.${rule}`);
   for (const mode of ['live', 'test']) used.add(`developers.mode.${mode}`);
   for (const unit of ['minutes', 'hours', 'days'])
     used.add(`time.${unit}Ago`).add(`time.${unit}Ahead`);

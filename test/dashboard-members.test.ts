@@ -6,29 +6,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { DashboardWorld, assertAccessible, logIn, verifiedAccount } from './dashboard-support.js';
+import {
+  DashboardWorld,
+  OWNER,
+  assertAccessible,
+  logIn,
+  ownerWithOrganization,
+  signUpAndVerify,
+} from './dashboard-support.js';
 
-const OWNER = {
-  name: 'Marie Joseph',
-  email: 'marie@shop.example',
-  password: 'a long owner password',
-};
 const SECOND = {
   name: 'Jean Pierre',
   email: 'jean@shop.example',
   password: 'a long second password',
 };
-
-async function signUpAndVerify(world: DashboardWorld, page: Page, who: typeof OWNER) {
-  await page.getByLabel('Name').fill(who.name);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  await page.goto(await world.mailLink(who.email, '/verify-email?token='));
-  await page.getByRole('heading', { name: 'Your address is confirmed' }).waitFor();
-  await assertAccessible(page, 'verify e-mail');
-}
 
 describe('the dashboard’s members pages in a browser', () => {
   let world: DashboardWorld;
@@ -39,16 +30,10 @@ describe('the dashboard’s members pages in a browser', () => {
 
   before(async () => {
     world = await DashboardWorld.start();
-    await verifiedAccount(world, OWNER);
-    const opened = await world.page();
+    const opened = await ownerWithOrganization(world);
     owner = opened.page;
     problems.push(opened.problems);
-    await owner.goto('/login');
-    await logIn(owner, OWNER);
-    await owner.getByLabel('Organization name').fill('Boulangerie Marie');
-    await owner.getByRole('button', { name: 'Create organization' }).click();
-    await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
-    orgPath = new URL(owner.url()).pathname;
+    orgPath = opened.orgPath;
   });
   after(async () => {
     await world?.stop();

@@ -6,14 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createPrivateKey } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { DashboardWorld, assertAccessible, logIn, verifiedAccount } from './dashboard-support.js';
-
-const OWNER = {
-  name: 'Marie Joseph',
-  email: 'marie@shop.example',
-  password: 'a long owner password',
-};
+import { DashboardWorld, assertAccessible, ownerWithOrganization } from './dashboard-support.js';
 
 describe('the dashboard’s organization pages in a browser', () => {
   let world: DashboardWorld;
@@ -23,16 +18,10 @@ describe('the dashboard’s organization pages in a browser', () => {
 
   before(async () => {
     world = await DashboardWorld.start();
-    await verifiedAccount(world, OWNER);
-    const opened = await world.page();
+    const opened = await ownerWithOrganization(world);
     owner = opened.page;
     problems.push(opened.problems);
-    await owner.goto('/login');
-    await logIn(owner, OWNER);
-    await owner.getByLabel('Organization name').fill('Boulangerie Marie');
-    await owner.getByRole('button', { name: 'Create organization' }).click();
-    await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
-    orgPath = new URL(owner.url()).pathname;
+    orgPath = opened.orgPath;
   });
   after(async () => {
     await world?.stop();
@@ -77,6 +66,42 @@ describe('the dashboard’s organization pages in a browser', () => {
 
     await owner.getByRole('switch', { name: 'Test mode' }).uncheck();
     assert.equal(await owner.getByText('Test data:', { exact: false }).count(), 0);
+  });
+
+  test('local mode: a signing key is created with its private key shown once, then revoked; allowed origins are checked line by line and saved', async () => {
+    await owner.goto(`${orgPath}/developers`);
+    const main = owner.getByRole('main');
+    await main.getByText('No signing key yet.', { exact: false }).waitFor();
+    await main.getByRole('button', { name: 'New signing key' }).click();
+    await main.getByLabel('Key name').fill('Web shop server');
+    await main.getByRole('button', { name: 'Create signing key' }).click();
+    await main.getByRole('heading', { name: 'Signing key "Web shop server" created' }).waitFor();
+    const pem = (await main.locator('.secret pre').textContent())?.trim() ?? '';
+    assert.equal(createPrivateKey(pem).asymmetricKeyType, 'ed25519');
+    await assertAccessible(owner, 'developers, signing key shown once');
+    await main.getByRole('button', { name: 'Done' }).click();
+    await main.getByRole('cell', { name: 'Web shop server', exact: true }).waitFor();
+    assert.equal(await main.locator('.secret').count(), 0, 'the private key is not shown again');
+    await main.getByRole('button', { name: 'Revoke Web shop server' }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Revoke the signing key "Web shop server"?' });
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await main.getByText('No signing key yet.', { exact: false }).waitFor();
+
+    const origins = main.getByLabel('Origins that may print without a signature');
+    await origins.fill('https://shop.example.com\nhttps://shop.example.com/till');
+    await main.getByRole('button', { name: 'Save origins' }).click();
+    await main.getByText('https://shop.example.com/till:', { exact: false }).waitFor();
+    assert.equal(await origins.getAttribute('aria-invalid'), 'true');
+    await assertAccessible(owner, 'developers, an origin refused');
+    await origins.fill('https://shop.example.com\n\nhttp://localhost:3000');
+    await main.getByRole('button', { name: 'Save origins' }).click();
+    await main.getByText('Saved. The agents receive the list within seconds.').waitFor();
+    await owner.reload();
+    await main.getByLabel('Origins that may print without a signature').waitFor();
+    assert.equal(
+      await main.getByLabel('Origins that may print without a signature').inputValue(),
+      'https://shop.example.com\nhttp://localhost:3000',
+    );
   });
 
   test('a 5xx after the page loaded keeps the last data, greyed and busy, under the message and Retry', async () => {

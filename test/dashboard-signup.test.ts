@@ -7,24 +7,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { DashboardWorld, assertAccessible, logIn, totp } from './dashboard-support.js';
-
-const OWNER = {
-  name: 'Marie Joseph',
-  email: 'marie@shop.example',
-  password: 'a long owner password',
-};
-
-async function signUpAndVerify(world: DashboardWorld, page: Page, who: typeof OWNER) {
-  await page.getByLabel('Name').fill(who.name);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  await page.goto(await world.mailLink(who.email, '/verify-email?token='));
-  await page.getByRole('heading', { name: 'Your address is confirmed' }).waitFor();
-  await assertAccessible(page, 'verify e-mail');
-}
+import {
+  DashboardWorld,
+  OWNER,
+  assertAccessible,
+  logIn,
+  signUpAndVerify,
+  totp,
+} from './dashboard-support.js';
 
 describe('the dashboard’s sign-up, session and account pages in a browser', () => {
   let world: DashboardWorld;
@@ -53,7 +43,7 @@ describe('the dashboard’s sign-up, session and account pages in a browser', ()
     await owner.getByLabel('Email').fill(OWNER.email);
     await owner.getByLabel('Password').fill('short');
     await owner.getByRole('button', { name: 'Sign up' }).click();
-    await owner.getByText('Too small: expected string to have >=10 characters').waitFor();
+    await owner.getByRole('alert').filter({ hasText: 'At least 10 characters.' }).waitFor();
     assert.equal(await owner.getByLabel('Password').getAttribute('aria-invalid'), 'true');
     await owner.goto('/signup');
     await signUpAndVerify(world, owner, OWNER);
@@ -142,6 +132,25 @@ describe('the dashboard’s sign-up, session and account pages in a browser', ()
     await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
   });
 
+  test('two-factor is turned off with a code from the app, after which logging in asks for none', async () => {
+    await owner.goto('/account');
+    const main = owner.getByRole('main');
+    await main.getByRole('button', { name: 'Turn off two-factor' }).waitFor();
+    await main.getByLabel('Code or recovery code').fill('000000');
+    await main.getByRole('button', { name: 'Turn off two-factor' }).click();
+    await main.getByText('That code is not right, or it was already used.').waitFor();
+    await main.getByLabel('Code or recovery code').fill(totp(secret, 1));
+    await main.getByRole('button', { name: 'Turn off two-factor' }).click();
+    await main.getByRole('button', { name: 'Set up two-factor' }).waitFor();
+    await assertAccessible(owner, 'account with two-factor off');
+
+    await owner.locator('.user-menu summary').click();
+    await owner.getByRole('button', { name: 'Log out' }).click();
+    await owner.getByRole('heading', { name: 'Log in to Printwire' }).waitFor();
+    await logIn(owner, OWNER);
+    await owner.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
+  });
+
   test('the account page changes the name and the language, and the saved language becomes the interface’s', async () => {
     await owner.goto('/account');
     const main = owner.getByRole('main');
@@ -149,7 +158,7 @@ describe('the dashboard’s sign-up, session and account pages in a browser', ()
     assert.equal(await main.getByLabel('Name').inputValue(), OWNER.name);
     await main.getByLabel('Name').fill('');
     await main.getByRole('button', { name: 'Save' }).click();
-    await main.getByText('Too small: expected string to have >=1 characters').waitFor();
+    await main.getByText('Required.').waitFor();
     assert.equal(await main.getByLabel('Name').getAttribute('aria-invalid'), 'true');
     await main.getByLabel('Name').fill('Marie-Claire Joseph');
     await main.getByLabel('Language').selectOption({ label: 'Français' });
@@ -163,6 +172,12 @@ describe('the dashboard’s sign-up, session and account pages in a browser', ()
     await main.getByRole('heading', { name: 'Votre compte' }).waitFor();
     assert.equal(await main.getByLabel('Nom').inputValue(), 'Marie-Claire Joseph');
     assert.equal(await main.getByLabel('Langue').inputValue(), 'fr');
+    // The API's field errors are said in the page's language, under the field they name.
+    await main.getByLabel('Nom').fill('');
+    await main.getByRole('button', { name: 'Enregistrer' }).click();
+    await main.getByText('Obligatoire.').waitFor();
+    assert.equal(await main.getByLabel('Nom').getAttribute('aria-invalid'), 'true');
+    await main.getByLabel('Nom').fill('Marie-Claire Joseph');
     await main.getByLabel('Langue').selectOption({ label: 'English' });
     await main.getByRole('button', { name: 'Enregistrer' }).click();
     await main.getByRole('heading', { name: 'Your account' }).waitFor();

@@ -157,3 +157,41 @@ export async function logIn(page: Page, who: Person): Promise<void> {
 export async function assertAccessible(page: Page, where: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `axe on ${where}`);
 }
+
+/** The shop owner most browser tests start as. */
+export const OWNER: Person = {
+  name: 'Marie Joseph',
+  email: 'marie@shop.example',
+  password: 'a long owner password',
+};
+
+/** Signs `who` up on the page's sign-up form and opens the confirmation link from the mail. */
+export async function signUpAndVerify(world: DashboardWorld, page: Page, who: Person) {
+  await page.getByLabel('Name').fill(who.name);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+  await page.goto(await world.mailLink(who.email, '/verify-email?token='));
+  await page.getByRole('heading', { name: 'Your address is confirmed' }).waitFor();
+  await assertAccessible(page, 'verify e-mail');
+}
+
+/**
+ * `who` (a verified account) logged in on a page of its own, with a new organization `orgName`
+ * created from the dashboard: the page, its CSP problems, and the organization's path (`/o/…`).
+ */
+export async function ownerWithOrganization(
+  world: DashboardWorld,
+  who: Person = OWNER,
+  orgName = 'Boulangerie Marie',
+): Promise<{ page: Page; problems: string[]; orgPath: string }> {
+  await verifiedAccount(world, who);
+  const { page, problems } = await world.page();
+  await page.goto('/login');
+  await logIn(page, who);
+  await page.getByLabel('Organization name').fill(orgName);
+  await page.getByRole('button', { name: 'Create organization' }).click();
+  await page.getByRole('heading', { name: orgName }).waitFor();
+  return { page, problems, orgPath: new URL(page.url()).pathname };
+}

@@ -11,7 +11,13 @@ import type { AgentConfig, AgentMessageOf } from '@printwire/shared/protocol/ind
 import { freePort, waitUntil } from './e2e-support.js';
 import { FakeCloud } from './fake-cloud.js';
 import { FakePrinter } from './fake-printer.js';
-import { launchChromium, LocalAgentProcess, PageServer } from './local-page.js';
+import {
+  launchChromium,
+  LocalAgentProcess,
+  PageServer,
+  SHOP_SETUP,
+  type ShopWindow,
+} from './local-page.js';
 
 const TICKET = {
   id: 'tpl_ticket',
@@ -76,13 +82,17 @@ async function info(): Promise<{ cloud: string }> {
   return (await (await fetch(`http://127.0.0.1:${port}/v1/info`)).json()) as { cloud: string };
 }
 
-/** Runs `fn` in a page of `origin` (the SDK is at /printwire.js there). */
+/**
+ * Runs `fn` in a page of `origin`, where SHOP_SETUP has put the SDK (its /printwire.js) and a
+ * signed connect on `globalThis.shop`.
+ */
 async function inPage<A, R>(origin: string, fn: (arg: A) => Promise<R>, arg: A): Promise<R> {
   const tab = await browser.newPage();
   // tsx compiles with keepNames: functions sent to the page call its __name helper.
   await tab.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   try {
     await tab.goto(origin);
+    await tab.evaluate(SHOP_SETUP);
     return (await tab.evaluate(fn as (a: unknown) => Promise<unknown>, arg as unknown)) as R;
   } finally {
     await tab.close();
@@ -142,14 +152,8 @@ describe('local mode in Chromium', () => {
     const result = await inPage(
       page.url,
       async ({ port }) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
-        const agent = await sdk.connect({
-          ports: [port],
-          sign: (payload) =>
-            fetch('/sign', { method: 'POST', body: payload }).then((r) => r.text()),
-        });
+        const { connectSigned } = (globalThis as unknown as ShopWindow).shop;
+        const agent = await connectSigned(port);
         const printers = await agent.printers();
         const states: string[] = [];
         const receipt = await agent.print(
@@ -187,9 +191,7 @@ describe('local mode in Chromium', () => {
     const code = await inPage(
       page.url,
       async ({ port }) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
+        const { sdk } = (globalThis as unknown as ShopWindow).shop;
         const agent = await sdk.connect({ ports: [port] });
         try {
           await agent.print({ type: 'text', data: 'unsigned' });
@@ -210,9 +212,7 @@ describe('local mode in Chromium', () => {
     const answers = await inPage(
       page.url,
       async ({ port }) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
+        const { sdk } = (globalThis as unknown as ShopWindow).shop;
         const hex = (b: ArrayBuffer) =>
           Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
         const timestamp = Math.floor(Date.now() / 1000);
@@ -265,9 +265,7 @@ describe('local mode in Chromium', () => {
     const signedPossible = await inPage(
       foreign.url,
       async ({ port }) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
+        const { sdk } = (globalThis as unknown as ShopWindow).shop;
         const agent = await sdk.connect({ ports: [port] });
         const codes: string[] = [];
         for (const call of [
@@ -292,9 +290,7 @@ describe('local mode in Chromium', () => {
     const refused = await inPage(
       foreign.url,
       async ({ port }) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
+        const { sdk } = (globalThis as unknown as ShopWindow).shop;
         let code = 'connected';
         try {
           await sdk.connect({ ports: [port] });
@@ -328,10 +324,9 @@ describe('local mode in Chromium', () => {
       const tab = await secureBrowser.newPage();
       await tab.addInitScript({ content: 'globalThis.__name = (f) => f;' });
       await tab.goto(securePage.url);
+      await tab.evaluate(SHOP_SETUP);
       const result = await tab.evaluate(async (port) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
+        const { sdk } = (globalThis as unknown as ShopWindow).shop;
         const agent = await sdk.connect({
           ports: [port],
           scheme: 'wss',
@@ -366,14 +361,8 @@ describe('local mode in Chromium', () => {
     const job = await inPage(
       page.url,
       async ({ port }) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
-        const agent = await sdk.connect({
-          ports: [port],
-          sign: (payload) =>
-            fetch('/sign', { method: 'POST', body: payload }).then((r) => r.text()),
-        });
+        const { connectSigned } = (globalThis as unknown as ShopWindow).shop;
+        const agent = await connectSigned(port);
         const printed = await agent.print({
           templateId: 'tpl_ticket',
           data: { name: 'Beans', price: '1.10' },
@@ -409,9 +398,7 @@ describe('local mode in Chromium', () => {
     const result = await inPage(
       page.url,
       async ({ port }) => {
-        const sdk = (await import(
-          `${location.origin}/printwire.js`
-        )) as typeof import('../sdk/src/index.js');
+        const { sdk } = (globalThis as unknown as ShopWindow).shop;
         const client = sdk.createClient({
           local: { ports: [port], timeoutMs: 1000 },
           cloud: {

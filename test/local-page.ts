@@ -69,6 +69,23 @@ export class PageServer {
   }
 }
 
+/** What SHOP_SETUP puts on a page of a PageServer, for the functions a test runs there. */
+export interface ShopWindow {
+  shop: {
+    /** The SDK's browser bundle, as a shop's page imports it. */
+    sdk: typeof import('../sdk/src/index.js');
+    /** `sdk.connect` on `port`, signing through the page's own server (its `/sign`). */
+    connectSigned(port: number): ReturnType<typeof import('../sdk/src/index.js').connect>;
+  };
+}
+
+/** Evaluated in a page of a PageServer before a test's function: see ShopWindow. */
+export const SHOP_SETUP = `(async () => {
+  const sdk = await import(location.origin + '/printwire.js');
+  const sign = (payload) => fetch('/sign', { method: 'POST', body: payload }).then((r) => r.text());
+  globalThis.shop = { sdk, connectSigned: (port) => sdk.connect({ ports: [port], sign }) };
+})()`;
+
 /** Debian's Chromium (never a downloaded browser), as the BRIEF says to launch it. */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
+import {
+  BASE64_PATTERN,
+  JOB_ENCODINGS,
+  JOB_TYPES,
+  TYPE_ENCODINGS,
+} from '@printwire/shared/protocol/fields';
 import { validateReceiptDocument } from '@printwire/shared/receipt/index';
 import { renderReceiptDocument, renderTemplate } from '@printwire/shared/template/index';
 import { LocalApiError } from './errors.js';
@@ -10,23 +16,9 @@ import type { StoredTemplate } from './local-store.js';
  * agent must refuse a bad job before storing it, also offline. `deviceId` is accepted and
  * ignored (the page prints on this device).
  */
-const TYPES = ['receipt', 'escpos', 'raw', 'zpl', 'epl', 'pdf', 'image', 'text', 'html'] as const;
-const ENCODINGS = ['json', 'base64', 'utf8', 'url'] as const;
-
-/** Encodings each type accepts; the first is the default (as the cloud's job-request.ts). */
-const TYPE_ENCODINGS: Record<(typeof TYPES)[number], readonly (typeof ENCODINGS)[number][]> = {
-  receipt: ['json'],
-  escpos: ['base64'],
-  raw: ['base64'],
-  zpl: ['utf8', 'base64'],
-  epl: ['utf8', 'base64'],
-  text: ['utf8', 'base64'],
-  html: ['utf8', 'base64'],
-  pdf: ['base64', 'url'],
-  image: ['base64', 'url'],
-};
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const TYPES = JOB_TYPES;
+const ENCODINGS = JOB_ENCODINGS;
+const BASE64 = BASE64_PATTERN;
 
 export const localJobRequestSchema = z.strictObject({
   idempotencyKey: z.string().min(1).max(255).optional(),

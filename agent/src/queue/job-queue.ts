@@ -210,28 +210,47 @@ export class JobQueue {
           : 'finished';
       }
       if (this.isPrinted(job.id)) return 'finished';
-      const now = this.#clock.now();
-      this.#sql(
-        `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
-             max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
-      ).run(
-        job.id,
-        job.agentPrinterId,
-        job.type,
-        job.encoding,
-        JSON.stringify(job.content),
-        JSON.stringify(job.options),
-        job.attempt,
-        job.maxAttempts,
-        now,
-        job.expiresAt === null ? null : Date.parse(job.expiresAt),
-        job.createdAt,
-        now,
-        now,
-      );
+      this.#insert(job);
       return 'stored';
     })();
+  }
+
+  /** Stores `job` as queued and due now: a cloud job, or a local one with its own fields. */
+  #insert(
+    job: DispatchedJob,
+    local?: {
+      idempotencyKey: string | null;
+      templateId: string | null;
+      metadata: Record<string, string>;
+      events: Array<{ state: string; errorCode: string | null; at: string }>;
+    },
+  ): void {
+    const now = this.#clock.now();
+    this.#sql(
+      `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
+           max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at,
+           source, idempotency_key, template_id, metadata, events)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      job.id,
+      job.agentPrinterId,
+      job.type,
+      job.encoding,
+      JSON.stringify(job.content),
+      JSON.stringify(job.options),
+      job.attempt,
+      job.maxAttempts,
+      now,
+      job.expiresAt === null ? null : Date.parse(job.expiresAt),
+      job.createdAt,
+      now,
+      now,
+      local ? 'local' : 'cloud',
+      local?.idempotencyKey ?? null,
+      local?.templateId ?? null,
+      local ? JSON.stringify(local.metadata) : null,
+      local ? JSON.stringify(local.events) : null,
+    );
   }
 
   /** The oldest job of the printer that is due now, or null. */
@@ -464,32 +483,12 @@ export class JobQueue {
         ).get(fields.idempotencyKey) as { id: string } | undefined;
         if (existing) return { id: existing.id, created: false };
       }
-      const now = this.#clock.now();
-      const events = [{ state: 'queued', errorCode: null, at: this.#iso() }];
-      this.#sql(
-        `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
-             max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at,
-             source, idempotency_key, template_id, metadata, events)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, 'local', ?, ?, ?, ?)`,
-      ).run(
-        job.id,
-        job.agentPrinterId,
-        job.type,
-        job.encoding,
-        JSON.stringify(job.content),
-        JSON.stringify(job.options),
-        job.attempt,
-        job.maxAttempts,
-        now,
-        job.expiresAt === null ? null : Date.parse(job.expiresAt),
-        job.createdAt,
-        now,
-        now,
-        fields.idempotencyKey,
-        fields.templateId,
-        JSON.stringify(fields.metadata),
-        JSON.stringify(events),
-      );
+      this.#insert(job, {
+        idempotencyKey: fields.idempotencyKey,
+        templateId: fields.templateId,
+        metadata: fields.metadata,
+        events: [{ state: 'queued', errorCode: null, at: this.#iso() }],
+      });
       this.#reportLocal(job.id);
       return { id: job.id, created: true };
     })();

@@ -8,6 +8,8 @@ import {
   type ReactNode,
   type SelectHTMLAttributes,
 } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from './api/client';
 
@@ -130,37 +132,56 @@ export function Button({
   );
 }
 
+/**
+ * An API error in the user's language: the page's own words for the codes it expects (`codes`),
+ * else the catalog's words for the code, else the API's English message.
+ */
+function useErrorMessage(): (error: unknown, codes?: ErrorWords) => string {
+  const { t, i18n } = useTranslation();
+  return (error, codes) => {
+    if (!(error instanceof ApiError)) return t('errors.connection');
+    if (error.status >= 500) return t('errors.server');
+    const own = codes?.[error.code];
+    if (own) return own;
+    if (error.details.length > 0) return t('errors.checkFields');
+    const key = `errors.codes.${error.code}`;
+    return i18n.exists(key) ? t(key, { seconds: error.retryAfterSeconds ?? 60 }) : error.message;
+  };
+}
+
+/** A page's words for the error codes an action may answer (`{ CONFLICT: t('…') }`). */
+export type ErrorWords = Partial<Record<string, string>>;
+
 /** The error of a form that names no field (or a lost connection). */
-export function FormError({ error }: { error: unknown }) {
-  const { t } = useTranslation();
+export function FormError({ error, codes }: { error: unknown; codes?: ErrorWords }) {
+  const say = useErrorMessage();
   if (!error) return null;
-  const message =
-    error instanceof ApiError
-      ? error.details.length > 0
-        ? t('errors.checkFields')
-        : error.status >= 500
-          ? t('errors.server')
-          : error.message
-      : t('errors.connection');
   return (
     <p className="form-error" role="alert">
-      {message}
+      {say(error, codes)}
     </p>
   );
 }
 
-/** The API's message for `field`, when `error` names it. */
-export const fieldError = (error: unknown, field: string): string | undefined =>
-  error instanceof ApiError ? error.field(field) : undefined;
+/**
+ * The API's words for `field`, when `error` names it: the rule it broke in the user's language
+ * (`errors.rules.min_length`), else the API's English message without its leading "field: ".
+ */
+export function fieldError(error: unknown, field: string): string | undefined {
+  const issue = error instanceof ApiError ? error.field(field) : undefined;
+  if (!issue) return undefined;
+  const key = `errors.rules.${issue.rule ?? ''}`;
+  if (issue.rule && i18next.exists(key)) return i18next.t(key, issue.params ?? {});
+  return issue.message.replace(new RegExp(`^${field}: `), '');
+}
 
 /** A lost connection or a 5xx: what happened and Retry, never a blank page. */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
-  const server = error instanceof ApiError && error.status >= 500;
-  const message = error instanceof ApiError && !server ? error.message : undefined;
+  const say = useErrorMessage();
   return (
     <div className="notice error" role="alert">
-      <p>{message ?? (server ? t('errors.server') : t('errors.connection'))}</p>
+      <p>{say(error)}</p>
       <Button variant="secondary" onClick={onRetry}>
         {t('common.retry')}
       </Button>
@@ -226,6 +247,52 @@ export function Dialog({
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
+  );
+}
+
+/**
+ * Asks once before a destructive action, naming what goes (DESIGN.md): Cancel, or the action's
+ * words on a danger button that is busy while `run` works. After it, `onDone` (invalidate what
+ * changed), then the dialog closes; a refusal is said in it, in the page's words (`codes`).
+ */
+export function ConfirmDialog({
+  title,
+  message,
+  action,
+  run,
+  onDone,
+  onClose,
+  codes,
+}: {
+  title: string;
+  message: string;
+  action: string;
+  run: () => Promise<unknown>;
+  onDone: () => Promise<unknown>;
+  onClose: () => void;
+  codes?: ErrorWords;
+}) {
+  const { t } = useTranslation();
+  const confirm = useMutation({
+    mutationFn: run,
+    onSuccess: async () => {
+      await onDone();
+      onClose();
+    },
+  });
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <p>{message}</p>
+      <FormError error={confirm.error} codes={codes} />
+      <div className="actions">
+        <Button variant="secondary" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="danger" busy={confirm.isPending} onClick={() => confirm.mutate()}>
+          {action}
+        </Button>
+      </div>
+    </Dialog>
   );
 }
 

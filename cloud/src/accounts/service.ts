@@ -109,7 +109,13 @@ export interface SecondFactor {
 const unauthorized = (message: string) => new PrintwireError('UNAUTHORIZED', message);
 const badToken = (field = 'token') =>
   new PrintwireError('VALIDATION_FAILED', `${field}: the link is invalid, used or expired`, {
-    details: [{ path: field, message: `${field}: the link is invalid, used or expired` }],
+    details: [
+      {
+        path: field,
+        message: `${field}: the link is invalid, used or expired`,
+        rule: 'link_invalid',
+      },
+    ],
   });
 
 export function presentUser(account: Account): UserView {

@@ -147,7 +147,7 @@ export function buildOpenApi(
       title: 'Printwire API',
       version: info.version,
       description:
-        'The Printwire cloud print API. Authenticate with Authorization: Bearer pw_live_… (real printers) or pw_test_… (the sandbox). Every error body is { error: { code, message, retryable, details? }, requestId }.',
+        "The Printwire cloud print API. Authenticate with Authorization: Bearer pw_live_… (real printers) or pw_test_… (the sandbox). Every error body is { error: { code, message, retryable, details? }, requestId }; a 400's details are [{ path, message, rule?, params? }]: the field, its English message, and the rule it broke as a stable word (required, min_length, max_length, min_items, max_items, min, max, email, url, format, type, one_of, unknown_field, unique, six_digits, link_invalid, name_mismatch) with its bounds, for a client to say in its own language.",
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),

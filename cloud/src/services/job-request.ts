@@ -4,24 +4,12 @@
  * Every problem is collected, so one 400 INVALID_JOB names every field at once.
  */
 import { formatPath, type FieldIssue } from '@printwire/shared/errors/index';
+import { BASE64_PATTERN, TYPE_ENCODINGS } from '@printwire/shared/protocol/fields';
 import { validateReceiptDocument, type ReceiptDocument } from '@printwire/shared/receipt/index';
 import { fieldIssues } from '../http/errors.js';
 import { jobRequestSchema, type JobRequest } from '../http/schemas.js';
 
-/** Encodings each type accepts; the first is the default. */
-export const TYPE_ENCODINGS: Record<string, readonly string[]> = {
-  receipt: ['json'],
-  escpos: ['base64'],
-  raw: ['base64'],
-  zpl: ['utf8', 'base64'],
-  epl: ['utf8', 'base64'],
-  text: ['utf8', 'base64'],
-  html: ['utf8', 'base64'],
-  pdf: ['base64', 'url'],
-  image: ['base64', 'url'],
-};
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64 = BASE64_PATTERN;
 const MAX_URL_LENGTH = 2048;
 
 export interface ValidJobRequest {

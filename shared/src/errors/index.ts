@@ -49,10 +49,41 @@ export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_CATALOG, code);
 }
 
-/** One field that failed validation: `path` as the user wrote it (`blocks[12].size`). */
+/**
+ * The rules a field issue may name (`FieldIssue.rule`): stable words a client translates. Bounds
+ * travel in `params` (`minimum`, `maximum`, `values`, `format`, `expected`).
+ */
+export const FIELD_RULES = [
+  'required',
+  'min_length',
+  'max_length',
+  'min_items',
+  'max_items',
+  'min',
+  'max',
+  'email',
+  'url',
+  'format',
+  'type',
+  'one_of',
+  'unknown_field',
+  'unique',
+  'six_digits',
+  'link_invalid',
+  'name_mismatch',
+] as const;
+export type FieldRule = (typeof FIELD_RULES)[number];
+
+/**
+ * One field that failed validation: `path` as the user wrote it (`blocks[12].size`), the English
+ * `message`, and where known the `rule` it broke as a stable word with its `params` (`min_length`
+ * with `{ minimum: 10 }`), so that a client can say it in its user's language.
+ */
 export interface FieldIssue {
   path: string;
   message: string;
+  rule?: FieldRule;
+  params?: Record<string, string | number>;
 }
 
 /**

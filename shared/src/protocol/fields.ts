@@ -49,3 +49,22 @@ export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_ENCODINGS = ['json', 'base64', 'utf8', 'url'] as const;
 export type JobEncoding = (typeof JOB_ENCODINGS)[number];
+
+/**
+ * The encodings each job type accepts; the first is the default. One table for the cloud's job
+ * requests and the agent's local ones.
+ */
+export const TYPE_ENCODINGS: Record<JobType, readonly JobEncoding[]> = {
+  receipt: ['json'],
+  escpos: ['base64'],
+  raw: ['base64'],
+  zpl: ['utf8', 'base64'],
+  epl: ['utf8', 'base64'],
+  text: ['utf8', 'base64'],
+  html: ['utf8', 'base64'],
+  pdf: ['base64', 'url'],
+  image: ['base64', 'url'],
+};
+
+/** Standard base64 with its padding (whitespace removed first). */
+export const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -39,9 +39,12 @@ export const api = createClient<paths>({
   fetch: sessionFetch,
 });
 
+/** One field the API refused: its English message, and the rule it broke (to translate). */
 export interface FieldIssue {
   path: string;
   message: string;
+  rule?: string;
+  params?: Record<string, string | number>;
 }
 
 /** An error answered by the API (`{ error: { code, message, details? }, requestId }`). */
@@ -52,14 +55,15 @@ export class ApiError extends Error {
     message: string,
     readonly details: FieldIssue[],
     readonly requestId: string | undefined,
+    /** RATE_LIMITED: the seconds the API asks to wait (its Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 
-  /** The API's message for one field, without the leading "field: ". */
-  field(name: string): string | undefined {
-    const issue = this.details.find((d) => d.path === name);
-    return issue?.message.replace(new RegExp(`^${name}: `), '');
+  /** The issue the API named for one field, if any. */
+  field(name: string): FieldIssue | undefined {
+    return this.details.find((d) => d.path === name);
   }
 }
 
@@ -76,11 +80,13 @@ export async function data<T>(
   if (response.ok) return body as T;
   const e = (error ?? {}) as ErrorBody;
   const details = Array.isArray(e.error?.details) ? (e.error.details as FieldIssue[]) : [];
+  const retryAfter = Number(response.headers.get('retry-after'));
   throw new ApiError(
     response.status,
     e.error?.code ?? `HTTP_${response.status}`,
     e.error?.message ?? response.statusText,
     details,
     e.requestId,
+    retryAfter > 0 ? retryAfter : undefined,
   );
 }

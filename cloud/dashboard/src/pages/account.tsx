@@ -134,7 +134,7 @@ function SetUpTwoFactor() {
     return (
       <div>
         <p>{t('twoFactor.offLead')}</p>
-        <FormError error={setup.error} />
+        <FormError error={setup.error} codes={{ CONFLICT: t('twoFactor.alreadyOn') }} />
         <Button busy={setup.isPending} onClick={() => setup.mutate()}>
           {t('twoFactor.setUp')}
         </Button>
@@ -174,7 +174,10 @@ function SetUpTwoFactor() {
           />
         </li>
       </ol>
-      <FormError error={confirm.error} />
+      <FormError
+        error={confirm.error}
+        codes={{ UNAUTHORIZED: t('twoFactor.wrong'), CONFLICT: t('twoFactor.alreadyOn') }}
+      />
       <Button type="submit" busy={confirm.isPending}>
         {t('twoFactor.confirm')}
       </Button>
@@ -215,7 +218,10 @@ function DisableTwoFactor() {
         onChange={(e) => setCode(e.target.value)}
         error={fieldError(disable.error, 'code') ?? fieldError(disable.error, 'recoveryCode')}
       />
-      <FormError error={disable.error} />
+      <FormError
+        error={disable.error}
+        codes={{ UNAUTHORIZED: t('twoFactor.wrong'), CONFLICT: t('twoFactor.alreadyOff') }}
+      />
       <Button type="submit" variant="danger" busy={disable.isPending}>
         {t('twoFactor.disable')}
       </Button>

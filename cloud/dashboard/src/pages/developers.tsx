@@ -1,18 +1,18 @@
 /**
  * Developers: API keys of the mode the test/live switch shows (create with name, mode and scopes;
- * the key shown once with Copy; the list with prefix, scopes, last use; revoke after a question).
+ * the key shown once with Copy; the list with prefix, scopes, last use; revoke after a question),
+ * then local mode's signing keys and allowed origins (local-mode.tsx).
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, data, type ApiKey } from '../api/client';
-import { keys, queryClient, useApiKeys, useCan } from '../data';
+import { keys, queryClient, useApiKeys, useCan, useOrg } from '../data';
 import { useMode, type Mode } from '../frame';
 import { formatDate, formatRelative } from '../i18n';
 import {
   Button,
   Checkbox,
-  Dialog,
   Field,
   FormError,
   LastData,
@@ -21,7 +21,9 @@ import {
   PageTitle,
   SecretBox,
   fieldError,
+  ConfirmDialog,
 } from '../ui';
+import { AllowedOrigins, SigningKeys } from './local-mode';
 import { useOrgId } from './organization';
 
 type Scope = ApiKey['scopes'][number];
@@ -40,6 +42,7 @@ export function Developers() {
   const orgId = useOrgId();
   const [mode] = useMode();
   const apiKeys = useApiKeys(orgId);
+  const org = useOrg(orgId);
   const canWrite = useCan(orgId, 'apiKeys:write');
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey>();
@@ -113,6 +116,10 @@ export function Developers() {
         {revoking && (
           <RevokeKey orgId={orgId} apiKey={revoking} onClose={() => setRevoking(undefined)} />
         )}
+        <h2 className="section-title">{t('localMode.title')}</h2>
+        <p className="hint">{t('localMode.lead')}</p>
+        <SigningKeys orgId={orgId} />
+        {org.data && <AllowedOrigins org={org.data} />}
       </section>
     </LastData>
   );
@@ -220,28 +227,18 @@ function RevokeKey({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const revoke = useMutation({
-    mutationFn: () =>
-      data(
-        api.DELETE('/orgs/{orgId}/api-keys/{id}', { params: { path: { orgId, id: apiKey.id } } }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.apiKeys(orgId) });
-      onClose();
-    },
-  });
   return (
-    <Dialog title={t('developers.revokeTitle', { name: apiKey.name })} onClose={onClose}>
-      <p>{t('developers.revokeConfirm', { name: apiKey.name })}</p>
-      <FormError error={revoke.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate()}>
-          {t('developers.revoke')}
-        </Button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('developers.revokeTitle', { name: apiKey.name })}
+      message={t('developers.revokeConfirm', { name: apiKey.name })}
+      action={t('developers.revoke')}
+      run={() =>
+        data(
+          api.DELETE('/orgs/{orgId}/api-keys/{id}', { params: { path: { orgId, id: apiKey.id } } }),
+        )
+      }
+      onDone={() => queryClient.invalidateQueries({ queryKey: keys.apiKeys(orgId) })}
+      onClose={onClose}
+    />
   );
 }

@@ -8,7 +8,6 @@ import { formatDate, formatRelative } from '../i18n';
 import { useSession } from '../session';
 import {
   Button,
-  Dialog,
   Field,
   FormError,
   LastData,
@@ -17,6 +16,7 @@ import {
   PageTitle,
   SelectField,
   fieldError,
+  ConfirmDialog,
 } from '../ui';
 import { useOrgId } from './organization';
 
@@ -127,7 +127,7 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
           })}
         </tbody>
       </table>
-      <FormError error={change.error} />
+      <FormError error={change.error} codes={{ CONFLICT: t('members.lastOwner') }} />
       {myRole === 'viewer' && <p className="hint">{t('members.viewerNote')}</p>}
       {removing && (
         <RemoveMember orgId={orgId} member={removing} onClose={() => setRemoving(undefined)} />
@@ -146,31 +146,22 @@ function RemoveMember({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const remove = useMutation({
-    mutationFn: () =>
-      data(
-        api.DELETE('/orgs/{orgId}/members/{userId}', {
-          params: { path: { orgId, userId: member.userId } },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.members(orgId) });
-      onClose();
-    },
-  });
   return (
-    <Dialog title={t('members.removeTitle', { name: member.name })} onClose={onClose}>
-      <p>{t('members.removeConfirm', { name: member.name })}</p>
-      <FormError error={remove.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
-          {t('members.remove')}
-        </Button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('members.removeTitle', { name: member.name })}
+      message={t('members.removeConfirm', { name: member.name })}
+      action={t('members.remove')}
+      run={() =>
+        data(
+          api.DELETE('/orgs/{orgId}/members/{userId}', {
+            params: { path: { orgId, userId: member.userId } },
+          }),
+        )
+      }
+      onDone={() => queryClient.invalidateQueries({ queryKey: keys.members(orgId) })}
+      onClose={onClose}
+      codes={{ CONFLICT: t('members.lastOwner') }}
+    />
   );
 }
 
@@ -217,7 +208,7 @@ function InviteForm({ orgId }: { orgId: string }) {
         </SelectField>
       </div>
       <p className="hint">{t(`roleHints.${form.role}`)}</p>
-      <FormError error={invite.error} />
+      <FormError error={invite.error} codes={{ CONFLICT: t('members.alreadyMember') }} />
       {invite.isSuccess && (
         <p className="notice success" role="status">
           {t('members.invited', { email: invite.data.email })}
@@ -297,30 +288,20 @@ function RevokeInvitation({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const revoke = useMutation({
-    mutationFn: () =>
-      data(
-        api.DELETE('/orgs/{orgId}/invitations/{id}', {
-          params: { path: { orgId, id: invitation.id } },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.invitations(orgId) });
-      onClose();
-    },
-  });
   return (
-    <Dialog title={t('members.revokeTitle', { email: invitation.email })} onClose={onClose}>
-      <p>{t('members.revokeConfirm', { email: invitation.email })}</p>
-      <FormError error={revoke.error} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate()}>
-          {t('members.revoke')}
-        </Button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('members.revokeTitle', { email: invitation.email })}
+      message={t('members.revokeConfirm', { email: invitation.email })}
+      action={t('members.revoke')}
+      run={() =>
+        data(
+          api.DELETE('/orgs/{orgId}/invitations/{id}', {
+            params: { path: { orgId, id: invitation.id } },
+          }),
+        )
+      }
+      onDone={() => queryClient.invalidateQueries({ queryKey: keys.invitations(orgId) })}
+      onClose={onClose}
+    />
   );
 }

@@ -140,6 +140,37 @@ describe('dashboard accounts', () => {
     assert.deepEqual([me.body.name, me.body.locale], ['n', 'ht']);
   });
 
+  test('each field error names the rule it broke and its bounds, for a client to say in its language', async () => {
+    const res = await h.call('POST', '/auth/signup', {
+      body: { email: 'not-an-address', password: 'short', locale: 'de' },
+    });
+    assert.equal(res.status, 400);
+    const rules = Object.fromEntries(
+      (res.body.error.details as Array<{ path: string; rule: string; params?: object }>).map(
+        (d) => [d.path, [d.rule, d.params]],
+      ),
+    );
+    assert.deepEqual(rules, {
+      email: ['email', undefined],
+      password: ['min_length', { minimum: 10 }],
+      name: ['required', undefined],
+      locale: ['one_of', { values: 'en, fr, ht' }],
+    });
+    const p = await h.person('Rules');
+    const org = await h.call('POST', '/orgs', { token: p.access, body: { name: 'Rule shop' } });
+    const patch = await h.call('PATCH', `/orgs/${org.body.id}`, {
+      token: p.access,
+      body: { retentionDays: 3, name: 'x'.repeat(101) },
+    });
+    assert.deepEqual(
+      patch.body.error.details.map((d: { rule: string; params?: object }) => [d.rule, d.params]),
+      [
+        ['max_length', { maximum: 100 }],
+        ['one_of', { values: '0, 1, 7, 30, 90' }],
+      ],
+    );
+  });
+
   test('an access token lives 15 minutes; refresh rotates the cookie and a reused one closes the session', async () => {
     const p = await h.person('Rotate');
     h.clock.advance(15 * MINUTE - 1);

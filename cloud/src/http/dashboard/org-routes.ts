@@ -361,7 +361,7 @@ export function orgRoutes(deps: {
     if (result.outcome === 'invalid') {
       const message = 'token: the invitation is invalid, used, revoked or expired';
       throw new PrintwireError('VALIDATION_FAILED', message, {
-        details: [{ path: 'token', message }],
+        details: [{ path: 'token', message, rule: 'link_invalid' }],
       });
     }
     if (result.outcome === 'wrong-user') {
@@ -399,7 +399,7 @@ export function orgRoutes(deps: {
     if (confirm !== org.name) {
       const message = 'confirm: type the organization’s exact name';
       throw new PrintwireError('VALIDATION_FAILED', message, {
-        details: [{ path: 'confirm', message }],
+        details: [{ path: 'confirm', message, rule: 'name_mismatch' }],
       });
     }
     await store.members.deleteOrganization(id);

@@ -9,7 +9,13 @@ export const RETENTION_DAYS = [0, 1, 7, 30, 90] as const;
 
 export const email = z.email('must be an e-mail address').max(254);
 const token = z.string().min(10).max(200);
-const code = z.string().regex(/^\d{6}$/, 'must be exactly 6 digits');
+const code = z
+  .string()
+  .refine((v) => /^\d{6}$/.test(v), {
+    message: 'must be exactly 6 digits',
+    params: { rule: 'six_digits' },
+  })
+  .meta({ pattern: '^\\d{6}$' });
 const recoveryCode = z
   .string()
   .min(1)
@@ -44,7 +50,12 @@ function requireFactor(
   ctx: z.RefinementCtx,
 ) {
   if (v.code === undefined && v.recoveryCode === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['code'], message: 'required: 6 digits' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['code'],
+      message: 'required: 6 digits',
+      params: { rule: 'six_digits' },
+    });
   }
 }
 
@@ -90,10 +101,10 @@ export const patchOrgBody = z.object({
   locale: locale.optional(),
   retentionDays: z
     .number()
-    .refine(
-      (n) => (RETENTION_DAYS as readonly number[]).includes(n),
-      'must be one of 0, 1, 7, 30, 90',
-    )
+    .refine((n) => (RETENTION_DAYS as readonly number[]).includes(n), {
+      message: 'must be one of 0, 1, 7, 30, 90',
+      params: { rule: 'one_of', values: RETENTION_DAYS.join(', ') },
+    })
     .optional(),
   requireSignature: z.boolean().optional(),
   unsignedModeEnabled: z.boolean().optional(),
@@ -109,7 +120,10 @@ export const createApiKeyBody = z.object({
   scopes: z
     .array(z.enum(SCOPES))
     .min(1)
-    .refine((s) => new Set(s).size === s.length, 'must not repeat a scope'),
+    .refine((s) => new Set(s).size === s.length, {
+      message: 'must not repeat a scope',
+      params: { rule: 'unique' },
+    }),
 });
 export const createActivationCodeBody = z.object({ name: z.string().min(1).max(100).optional() });
 
