@@ -136,6 +136,26 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
        console.log('loaded');`,
     );
     assert.equal(natives.stdout.trim(), 'loaded', natives.stderr);
+    // The chunks loaded with the first pdf, image or html job resolve pdf.js (and its fonts'
+    // folder), sharp and puppeteer-core from the package.
+    const chunks = run(
+      'runuser',
+      '-u',
+      'printwire',
+      '--',
+      '/opt/printwire-agent/bin/node',
+      '--input-type=module',
+      '-e',
+      `import { readdirSync } from 'node:fs';
+       const dist = '/opt/printwire-agent/agent/dist/';
+       const lazy = readdirSync(dist).filter((f) => /^(media-job|html)-.*\\.mjs$/.test(f));
+       for (const f of lazy) await import(dist + f);
+       console.log(lazy.length);`,
+    );
+    assert.equal(chunks.stdout.trim(), '2', chunks.stderr);
+    // As from a checkout, the agent starts without the modules only some jobs need.
+    const entry = readFileSync('/opt/printwire-agent/agent/dist/printwire-agent.mjs', 'utf8');
+    assert.doesNotMatch(entry, /^import .* from "(sharp|puppeteer-core|pdfjs-dist[^"]*)";$/m);
   });
 
   test('the agent starts as the printwire user and logs into /var/lib/printwire', async () => {
@@ -160,6 +180,22 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
     assert.ok(started, `the agent did not start: ${stderr}`);
     assert.ok(existsSync('/var/lib/printwire/queue.db'), 'the queue is in the data folder');
     assert.ok(existsSync('/var/lib/printwire/logs/agent.1.log'), 'the log is in the data folder');
+
+    // The support zip, made by the packaged agent as its user.
+    const zip = '/var/lib/printwire/support.zip';
+    const exported = run(
+      'runuser',
+      '-u',
+      'printwire',
+      '--',
+      'printwire-agent',
+      'logs',
+      'export',
+      '--out',
+      zip,
+    );
+    assert.equal(exported.code, 0, exported.stderr);
+    if (has('unzip')) assert.match(run('unzip', '-Z1', zip).stdout, /^logs\/agent\.1\.log$/m);
   });
 
   test(

@@ -2,8 +2,9 @@
  * `npm run package:deb`: builds installers/dist/printwire-agent_<version>_amd64.deb on Linux x64.
  *
  * What goes in, and why so:
- * - the agent and the shared engines bundled by esbuild into one ES module
- *   (/opt/printwire-agent/agent/dist/printwire-agent.mjs): no TypeScript, tsx or dev
+ * - the agent and the shared engines bundled by esbuild into ES modules
+ *   (/opt/printwire-agent/agent/dist/printwire-agent.mjs and the chunks it imports when a job
+ *   needs them): no TypeScript, tsx or dev
  *   dependencies at run time, and the pure JavaScript dependencies (zod, ws, iconv-lite,
  *   node-forge, yazl, pngjs, jpeg-js, qrcode) inside it;
  * - the dependencies that cannot be bundled, copied from this checkout's production install
@@ -77,11 +78,15 @@ function sourceLocation(bundleDir: string): Plugin {
   };
 }
 
-async function bundle(stage: string): Promise<void> {
-  const out = join(stage, OPT, 'agent/dist/printwire-agent.mjs');
+export async function bundle(stage: string): Promise<void> {
   await build({
-    entryPoints: [join(ROOT, 'agent/src/cli.ts')],
-    outfile: out,
+    entryPoints: { 'printwire-agent': join(ROOT, 'agent/src/cli.ts') },
+    outdir: join(stage, OPT, 'agent/dist'),
+    outExtension: { '.js': '.mjs' },
+    // The modules the agent imports when a job needs them (pdf.js, sharp, puppeteer-core) stay
+    // in chunks loaded then: the agent starts, and reaches the cloud, without them.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
