@@ -71,7 +71,7 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
     assert.match(info.stdout, /^Package: printwire-agent$/m);
     assert.match(info.stdout, new RegExp(`^Version: ${VERSION.replace(/\./g, '\\.')}$`, 'm'));
     assert.match(info.stdout, /^Architecture: amd64$/m);
-    assert.match(info.stdout, /^Depends: adduser, .*libc6/m);
+    assert.match(info.stdout, /^Depends: adduser, init-system-helpers, .*libc6/m);
   });
 
   test('dpkg -i installs the agent, its user in group lp, its unit, rules and folders', () => {
@@ -224,6 +224,11 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
 
   test('dpkg -r keeps /var/lib/printwire; dpkg -P removes it and the user', () => {
     writeFileSync('/var/lib/printwire/device-token', 'kept across dpkg -r');
+    // An admin enabled the service (systemctl works on the files without a running systemd).
+    const wants = '/etc/systemd/system/multi-user.target.wants/printwire-agent.service';
+    const enabled =
+      has('systemctl') && run('systemctl', 'enable', 'printwire-agent.service').code === 0;
+    if (enabled) assert.ok(existsSync(wants), 'systemctl enable made its link');
     const remove = run('dpkg', '-r', 'printwire-agent');
     assert.equal(remove.code, 0, remove.stdout + remove.stderr);
     assert.equal(packageState(), 'config-files');
@@ -231,6 +236,7 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
     assert.equal(existsSync('/opt/printwire-agent'), false);
     assert.equal(readFileSync('/var/lib/printwire/device-token', 'utf8'), 'kept across dpkg -r');
     assert.ok(existsSync('/etc/printwire/agent.env'), 'the configuration stays until purge');
+    assert.equal(existsSync(wants), false, 'no link to a removed unit is left');
 
     const purged = run('dpkg', '-P', 'printwire-agent');
     assert.equal(purged.code, 0, purged.stdout + purged.stderr);

@@ -32,12 +32,14 @@ import {
 } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import { generatedInstallerFiles } from '../generated.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const HERE = fileURLToPath(new URL('./', import.meta.url));
 const OPT = 'opt/printwire-agent';
+const MAINTAINER = 'Printwire <packages@printwire.example>';
 
 /** Loaded from node_modules at run time, not bundled (see above). */
 export const EXTERNAL_PACKAGES = [
@@ -142,7 +144,8 @@ export function productionClosure(): string[] {
 }
 
 const KEEP_ALWAYS = /^(licen[cs]e|notice|copying)/i;
-const DROP_FILE = /\.(map|d\.ts|d\.mts|d\.cts|md|markdown|gyp|gypi|tsbuildinfo)$/i;
+/** Source maps, TypeScript (Node runs none from node_modules), docs, build files, dotfiles. */
+const DROP_FILE = /\.(map|ts|mts|cts|md|markdown|gyp|gypi|tsbuildinfo)$|^\./i;
 const DROP_TOP_DIRS = new Set([
   'test',
   'tests',
@@ -172,7 +175,8 @@ export function prunedFromPackage(
   if (parts[0] === 'node_modules') return true; // nested packages come through the closure
   if (!isDir && KEEP_ALWAYS.test(base)) return false;
   if (!isDir && DROP_FILE.test(base)) return true;
-  if (parts.length >= 1 && DROP_TOP_DIRS.has(parts[0]!)) return true;
+  if (DROP_TOP_DIRS.has(parts[0]!)) return true;
+  if (parts.length === 1 && !isDir && base.endsWith('.html')) return true; // a package's docs page
   if (parts[0] === 'prebuilds' && parts[1] !== undefined && parts[1] !== 'linux-x64') return true;
   if (parts[0] === 'prebuilds' && base.includes('musl')) return true; // Debian is glibc
   if (isNative && NATIVE_SOURCE_DIRS.has(parts[0]!)) return true;
@@ -252,23 +256,39 @@ const LIBRARY_PACKAGES: Record<string, string> = {
   'libudev.so.1': 'libudev1',
 };
 
-/** Every ELF file's needed libraries must be in the package or in LIBRARY_PACKAGES. */
-function dependsOf(stage: string): string[] {
-  const depends = new Set(['adduser']);
-  const shipped = new Set<string>();
-  const elves: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const st = lstatSync(path);
-      if (st.isDirectory()) walk(path);
-      else if (st.isFile() && readFileSync(path).subarray(0, 4).toString('latin1') === '\x7fELF') {
-        elves.push(path);
-        shipped.add(name);
+/** Every file under a folder. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+const isElf = (path: string) => readFileSync(path).subarray(0, 4).toString('latin1') === '\x7fELF';
+
+/**
+ * Debian's modes under /opt/printwire-agent: 0644 for every file but Node (nothing in
+ * node_modules is run as a program), shared objects stripped of their symbol tables.
+ */
+function normalizeFiles(stage: string): void {
+  const node = join(stage, OPT, 'bin/node');
+  for (const file of filesUnder(join(stage, OPT))) {
+    if (file === node) continue;
+    if (isElf(file)) {
+      try {
+        execFileSync('strip', ['--strip-unneeded', file], { stdio: 'ignore' });
+      } catch {
+        // Not strippable (or no strip): shipped as it is.
       }
     }
-  };
-  walk(join(stage, OPT));
+    chmodSync(file, 0o644);
+  }
+}
+
+/** Every ELF file's needed libraries must be in the package or in LIBRARY_PACKAGES. */
+function dependsOf(stage: string): string[] {
+  const depends = new Set(['adduser', 'init-system-helpers']);
+  const elves = filesUnder(join(stage, OPT)).filter(isElf);
+  const shipped = new Set(elves.map((f) => f.slice(f.lastIndexOf('/') + 1)));
   for (const file of elves) {
     const dynamic = execFileSync('objdump', ['-p', file], { encoding: 'utf8' });
     for (const [, lib] of dynamic.matchAll(/^\s+NEEDED\s+(\S+)$/gm)) {
@@ -327,6 +347,7 @@ export async function buildDeb(options: BuildOptions = {}): Promise<string> {
   log(`copied ${count} packages that stay outside the bundle`);
   copyData(stage, version);
   copyNode(stage);
+  normalizeFiles(stage);
 
   const generated = generatedInstallerFiles();
   install(stage, 'usr/bin/printwire-agent', readFileSync(join(HERE, 'printwire-agent')), 0o755);
@@ -355,9 +376,21 @@ export async function buildDeb(options: BuildOptions = {}): Promise<string> {
     readFileSync(join(HERE, 'copyright')),
     0o644,
   );
+  // A native package's changelog (Debian policy 12.7): the agent's version, built now.
+  install(
+    stage,
+    'usr/share/doc/printwire-agent/changelog.gz',
+    gzipSync(
+      `printwire-agent (${version}) stable; urgency=medium\n\n  * printwire-agent ${version}.\n\n` +
+        ` -- ${MAINTAINER}  ${new Date().toUTCString().replace('GMT', '+0000')}\n`,
+      { level: 9 },
+    ),
+    0o644,
+  );
 
   const control = readFileSync(join(HERE, 'control'), 'utf8')
     .replace('@VERSION@', version)
+    .replace('@MAINTAINER@', MAINTAINER)
     .replace('@INSTALLED_SIZE@', String(duKiB(stage)))
     .replace('@DEPENDS@', dependsOf(stage).join(', '));
   install(stage, 'DEBIAN/control', control, 0o644);
