@@ -233,6 +233,21 @@ describe('running a plan', () => {
       );
       assert.equal(existsSync(LOCAL_UNIT), false, 'a dry run writes no unit');
     }
+    const asNobody = (...args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        uid: 65534,
+        gid: 65534,
+        env: { ...process.env, HOME: tmpdir() },
+      });
+    // As another user (when root can be one and the checkout is readable), a real install is
+    // refused before anything is done.
+    if (process.getuid?.() === 0 && asNobody('--version').status === 0) {
+      const user = asNobody('service', 'install');
+      assert.equal(user.status, 2, user.stderr);
+      assert.match(user.stderr, /service install changes the system: run it as root \(sudo\)/);
+    }
     const bad = spawnSync(process.execPath, [BIN, 'service', 'restart'], {
       encoding: 'utf8',
       timeout: 20_000,
