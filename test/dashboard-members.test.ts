@@ -47,7 +47,7 @@ describe('the dashboard’s members pages in a browser', () => {
     await owner.getByLabel('Role').selectOption('developer');
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     await owner.getByText(`Invitation sent to ${SECOND.email}.`).waitFor();
-    await owner.getByRole('cell', { name: SECOND.email }).waitFor();
+    await owner.getByRole('cell', { name: SECOND.email, exact: true }).waitFor();
     await assertAccessible(owner, 'members');
 
     const link = await world.mailLink(SECOND.email, '/invitations/accept?token=');

@@ -296,6 +296,26 @@ export function ConfirmDialog({
   );
 }
 
+/** The Actions cell of a row: one button whose accessible name says which row it acts on. */
+export function ActionCell({
+  label,
+  named,
+  onClick,
+}: {
+  label: string;
+  named: string;
+  onClick: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <td data-label={t('common.actions')}>
+      <Button variant="secondary" onClick={onClick} aria-label={named}>
+        {label}
+      </Button>
+    </td>
+  );
+}
+
 /** A secret shown once: the value, Copy (and Download), and the sentence that says so. */
 export function SecretBox({
   label,

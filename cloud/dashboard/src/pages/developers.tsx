@@ -11,6 +11,7 @@ import { keys, queryClient, useApiKeys, useCan, useOrg } from '../data';
 import { useMode, type Mode } from '../frame';
 import { formatDate, formatRelative } from '../i18n';
 import {
+  ActionCell,
   Button,
   Checkbox,
   Field,
@@ -98,15 +99,11 @@ export function Developers() {
                   </td>
                   <td data-label={t('developers.created')}>{formatDate(k.createdAt)}</td>
                   {canWrite && (
-                    <td data-label={t('common.actions')}>
-                      <Button
-                        variant="secondary"
-                        onClick={() => setRevoking(k)}
-                        aria-label={t('developers.revokeNamed', { name: k.name })}
-                      >
-                        {t('developers.revoke')}
-                      </Button>
-                    </td>
+                    <ActionCell
+                      label={t('developers.revoke')}
+                      named={t('developers.revokeNamed', { name: k.name })}
+                      onClick={() => setRevoking(k)}
+                    />
                   )}
                 </tr>
               ))}

@@ -10,6 +10,7 @@ import { api, data, type Organization, type Schemas } from '../api/client';
 import { keys, queryClient, useCan } from '../data';
 import { formatDate } from '../i18n';
 import {
+  ActionCell,
   Button,
   ConfirmDialog,
   Field,
@@ -72,15 +73,11 @@ export function SigningKeys({ orgId }: { orgId: string }) {
                 </td>
                 <td data-label={t('developers.created')}>{formatDate(k.createdAt)}</td>
                 {canWrite && (
-                  <td data-label={t('common.actions')}>
-                    <Button
-                      variant="secondary"
-                      onClick={() => setRevoking(k)}
-                      aria-label={t('developers.revokeNamed', { name: k.name })}
-                    >
-                      {t('developers.revoke')}
-                    </Button>
-                  </td>
+                  <ActionCell
+                    label={t('developers.revoke')}
+                    named={t('developers.revokeNamed', { name: k.name })}
+                    onClick={() => setRevoking(k)}
+                  />
                 )}
               </tr>
             ))}

@@ -7,6 +7,7 @@ import { keys, queryClient, useAccess, useCan, useInvitations, useMembers } from
 import { formatDate, formatRelative } from '../i18n';
 import { useSession } from '../session';
 import {
+  ActionCell,
   Button,
   Field,
   FormError,
@@ -255,11 +256,11 @@ function Invitations({ orgId, canRevoke }: { orgId: string; canRevoke: boolean }
                     </time>
                   </td>
                   {canRevoke && (
-                    <td data-label={t('common.actions')}>
-                      <Button variant="secondary" onClick={() => setRevoking(i)}>
-                        {t('members.revoke')}
-                      </Button>
-                    </td>
+                    <ActionCell
+                      label={t('members.revoke')}
+                      named={t('members.revokeNamed', { email: i.email })}
+                      onClick={() => setRevoking(i)}
+                    />
                   )}
                 </tr>
               ))}
