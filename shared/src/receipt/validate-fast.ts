@@ -68,18 +68,7 @@ function oneOf<T extends string>(v: unknown, values: ReadonlySet<string>, fallba
 
 const keys = (...names: string[]) => new Set(names);
 const ALIGN = keys('left', 'center', 'right');
-const TEXT = keys('type', 'value', 'align', 'bold', 'underline', 'size', 'invert', 'font');
-const LINE = keys('type', 'style');
-const PAIR = keys('type', 'left', 'right', 'bold');
-const TABLE = keys('type', 'columns', 'rows', 'bold');
 const COLUMN = keys('width', 'align');
-const QR = keys('type', 'value', 'size', 'errorLevel', 'align');
-const BARCODE = keys('type', 'format', 'value', 'height', 'width', 'hri', 'align');
-const IMAGE = keys('type', 'src', 'width', 'align', 'dithering');
-const FEED = keys('type', 'lines');
-const CUT = keys('type', 'mode');
-const DRAWER = keys('type', 'pin');
-const RAW = keys('type', 'data');
 const DOCUMENT = keys('width', 'codepage', 'blocks');
 
 const LINE_STYLES = keys('solid', 'dashed', 'double');
@@ -91,8 +80,8 @@ const DITHERING = keys('floyd-steinberg', 'threshold');
 const CUT_MODES = keys('full', 'partial');
 const WIDTHS = keys('58mm', '80mm');
 
-function table(b: Plain): Block {
-  const columns = list(b.columns);
+function table(columnsIn: unknown, rowsIn: unknown, bold: unknown): Block {
+  const columns = list(columnsIn);
   if (columns.length < 1 || columns.length > L.maxTableColumns) no();
   let total = 0;
   const cols = mapAll(columns, (c) => {
@@ -103,7 +92,7 @@ function table(b: Plain): Block {
     return { width, align: oneOf(col.align, ALIGN, 'left') };
   });
   if (total > 1 + 1e-9) no();
-  const rows = list(b.rows);
+  const rows = list(rowsIn);
   if (rows.length > L.maxTableRows) no();
   return {
     type: 'table',
@@ -113,113 +102,254 @@ function table(b: Plain): Block {
       if (cells.length > cols.length) no();
       return mapAll(cells, (cell) => text(cell, L.maxCellLength));
     }),
-    bold: bool(b.bold),
+    bold: bool(bold),
   };
 }
 
-function qr(b: Plain): Block {
-  const value = text(b.value, Infinity);
+function qr(valueIn: unknown, size: unknown, level: unknown, align: unknown): Block {
+  const value = text(valueIn, Infinity);
   if (value.length === 0) no();
-  const size = int(b.size, L.minQrSize, L.maxQrSize, 6);
-  const errorLevel = oneOf<QrErrorLevel>(b.errorLevel, LEVELS, 'M');
+  const errorLevel = oneOf<QrErrorLevel>(level, LEVELS, 'M');
   // Each UTF-16 unit is at most 3 UTF-8 bytes: count the bytes only when that could be too many.
   const max = qrMaxBytes(errorLevel);
   if (value.length * 3 > max && Buffer.byteLength(value, 'utf8') > max) no();
-  return { type: 'qr', value, size, errorLevel, align: oneOf(b.align, ALIGN, 'center') };
+  return {
+    type: 'qr',
+    value,
+    size: int(size, L.minQrSize, L.maxQrSize, 6),
+    errorLevel,
+    align: oneOf(align, ALIGN, 'center'),
+  };
 }
 
-function barcode(b: Plain): Block {
-  const format = b.format;
+function barcode(
+  format: unknown,
+  valueIn: unknown,
+  height: unknown,
+  width: unknown,
+  hri: unknown,
+  align: unknown,
+): Block {
   if (typeof format !== 'string' || !FORMATS.has(format)) no();
-  const value = text(b.value, Infinity);
+  const value = text(valueIn, Infinity);
   const block = {
     type: 'barcode',
     format,
     value,
-    height: int(b.height, L.minBarcodeHeight, L.maxBarcodeHeight, 80),
-    width: int(b.width, L.minBarcodeWidth, L.maxBarcodeWidth, 3),
-    hri: oneOf(b.hri, HRI, 'below'),
-    align: oneOf(b.align, ALIGN, 'center'),
+    height: int(height, L.minBarcodeHeight, L.maxBarcodeHeight, 80),
+    width: int(width, L.minBarcodeWidth, L.maxBarcodeWidth, 3),
+    hri: oneOf(hri, HRI, 'below'),
+    align: oneOf(align, ALIGN, 'center'),
   };
   if (barcodeValueProblem(format as BarcodeFormat, value) !== undefined) no();
   return block;
 }
 
-function image(b: Plain): Block {
-  const src = text(b.src, Infinity);
+function image(srcIn: unknown, width: unknown, align: unknown, dithering: unknown): Block {
+  const src = text(srcIn, Infinity);
   if (src.length === 0) no();
   const block: Block = { type: 'image', src };
-  if (b.width !== undefined) block.width = int(b.width, 1, L.maxImageWidth, 0);
-  block.align = oneOf(b.align, ALIGN, 'center');
-  block.dithering = oneOf(b.dithering, DITHERING, 'floyd-steinberg');
+  if (width !== undefined) block.width = int(width, 1, L.maxImageWidth, 0);
+  block.align = oneOf(align, ALIGN, 'center');
+  block.dithering = oneOf(dithering, DITHERING, 'floyd-steinberg');
   if (imageSrcProblem(src) !== undefined) no();
   return block;
 }
 
-function raw(b: Plain): Block {
-  const data = text(b.data, MAX_RAW_CHARS);
+function raw(dataIn: unknown): Block {
+  const data = text(dataIn, MAX_RAW_CHARS);
   const bytes = decodeBase64(data);
   if (bytes === undefined || bytes.length > L.maxRawBytes) no();
   return { type: 'raw', data };
 }
 
+function drawer(pinIn: unknown): Block {
+  const pin = pinIn ?? 2;
+  if (pin !== 2 && pin !== 5) no();
+  return { type: 'drawer', pin };
+}
+
+/**
+ * How each block type is checked: its fields besides `type`, and the block made from their
+ * values given as an object's properties (`fromObject`) or in the order of `fields`
+ * (`fromList`, for a receipt template that builds its blocks, receipt-build.ts). Both throw
+ * ASK_ZOD for anything they do not accept.
+ */
+interface BlockRule {
+  readonly fields: readonly string[];
+  readonly known: ReadonlySet<string>;
+  readonly fromObject: (b: Plain) => Block;
+  readonly fromList: (f: ArrayLike<unknown>) => Block;
+}
+
+function rule(
+  fields: string[],
+  fromObject: (b: Plain) => Block,
+  fromList: (f: ArrayLike<unknown>) => Block,
+): BlockRule {
+  return { fields, known: keys('type', ...fields), fromObject, fromList };
+}
+
+const textBlock = (
+  value: unknown,
+  align: unknown,
+  bold: unknown,
+  underline: unknown,
+  size: unknown,
+  invert: unknown,
+  font: unknown,
+): Block => ({
+  type: 'text',
+  value: text(value, L.maxTextLength),
+  align: oneOf(align, ALIGN, 'left'),
+  bold: bool(bold),
+  underline: bool(underline),
+  size: int(size, L.minTextSize, L.maxTextSize, 1),
+  invert: bool(invert),
+  font: oneOf(font, FONTS, 'a'),
+});
+
+const pairBlock = (left: unknown, right: unknown, bold: unknown): Block => ({
+  type: 'pair',
+  left: text(left, L.maxPairSideLength),
+  right: text(right, L.maxPairSideLength),
+  bold: bool(bold),
+});
+
+const RULES = new Map<string, BlockRule>([
+  [
+    'text',
+    rule(
+      ['value', 'align', 'bold', 'underline', 'size', 'invert', 'font'],
+      (b) => textBlock(b.value, b.align, b.bold, b.underline, b.size, b.invert, b.font),
+      (f) => textBlock(f[0], f[1], f[2], f[3], f[4], f[5], f[6]),
+    ),
+  ],
+  [
+    'line',
+    rule(
+      ['style'],
+      (b) => ({ type: 'line', style: oneOf(b.style, LINE_STYLES, 'solid') }),
+      (f) => ({ type: 'line', style: oneOf(f[0], LINE_STYLES, 'solid') }),
+    ),
+  ],
+  [
+    'pair',
+    rule(
+      ['left', 'right', 'bold'],
+      (b) => pairBlock(b.left, b.right, b.bold),
+      (f) => pairBlock(f[0], f[1], f[2]),
+    ),
+  ],
+  [
+    'table',
+    rule(
+      ['columns', 'rows', 'bold'],
+      (b) => table(b.columns, b.rows, b.bold),
+      (f) => table(f[0], f[1], f[2]),
+    ),
+  ],
+  [
+    'qr',
+    rule(
+      ['value', 'size', 'errorLevel', 'align'],
+      (b) => qr(b.value, b.size, b.errorLevel, b.align),
+      (f) => qr(f[0], f[1], f[2], f[3]),
+    ),
+  ],
+  [
+    'barcode',
+    rule(
+      ['format', 'value', 'height', 'width', 'hri', 'align'],
+      (b) => barcode(b.format, b.value, b.height, b.width, b.hri, b.align),
+      (f) => barcode(f[0], f[1], f[2], f[3], f[4], f[5]),
+    ),
+  ],
+  [
+    'image',
+    rule(
+      ['src', 'width', 'align', 'dithering'],
+      (b) => image(b.src, b.width, b.align, b.dithering),
+      (f) => image(f[0], f[1], f[2], f[3]),
+    ),
+  ],
+  [
+    'feed',
+    rule(
+      ['lines'],
+      (b) => ({ type: 'feed', lines: int(b.lines, L.minFeedLines, L.maxFeedLines, 1) }),
+      (f) => ({ type: 'feed', lines: int(f[0], L.minFeedLines, L.maxFeedLines, 1) }),
+    ),
+  ],
+  [
+    'cut',
+    rule(
+      ['mode'],
+      (b) => ({ type: 'cut', mode: oneOf(b.mode, CUT_MODES, 'full') }),
+      (f) => ({ type: 'cut', mode: oneOf(f[0], CUT_MODES, 'full') }),
+    ),
+  ],
+  [
+    'drawer',
+    rule(
+      ['pin'],
+      (b) => drawer(b.pin),
+      (f) => drawer(f[0]),
+    ),
+  ],
+  [
+    'raw',
+    rule(
+      ['data'],
+      (b) => raw(b.data),
+      (f) => raw(f[0]),
+    ),
+  ],
+]);
+
 function block(v: unknown): Block {
-  const type =
-    typeof v === 'object' && v !== null ? (v as Plain).type : (undefined as unknown as string);
-  switch (type) {
-    case 'text': {
-      const b = plain(v, TEXT);
-      return {
-        type,
-        value: text(b.value, L.maxTextLength),
-        align: oneOf(b.align, ALIGN, 'left'),
-        bold: bool(b.bold),
-        underline: bool(b.underline),
-        size: int(b.size, L.minTextSize, L.maxTextSize, 1),
-        invert: bool(b.invert),
-        font: oneOf(b.font, FONTS, 'a'),
-      };
-    }
-    case 'line':
-      return { type, style: oneOf(plain(v, LINE).style, LINE_STYLES, 'solid') };
-    case 'pair': {
-      const b = plain(v, PAIR);
-      return {
-        type,
-        left: text(b.left, L.maxPairSideLength),
-        right: text(b.right, L.maxPairSideLength),
-        bold: bool(b.bold),
-      };
-    }
-    case 'table':
-      return table(plain(v, TABLE));
-    case 'qr':
-      return qr(plain(v, QR));
-    case 'barcode':
-      return barcode(plain(v, BARCODE));
-    case 'image':
-      return image(plain(v, IMAGE));
-    case 'feed':
-      return { type, lines: int(plain(v, FEED).lines, L.minFeedLines, L.maxFeedLines, 1) };
-    case 'cut':
-      return { type, mode: oneOf(plain(v, CUT).mode, CUT_MODES, 'full') };
-    case 'drawer': {
-      const pin = plain(v, DRAWER).pin ?? 2;
-      if (pin !== 2 && pin !== 5) no();
-      return { type, pin };
-    }
-    case 'raw':
-      return raw(plain(v, RAW));
-    default:
-      return no();
-  }
+  const type = typeof v === 'object' && v !== null ? (v as Plain).type : undefined;
+  const r = typeof type === 'string' ? RULES.get(type) : undefined;
+  if (r === undefined) no();
+  return r.fromObject(plain(v, r.known));
+}
+
+/** How a receipt template checks a block whose keys it writes itself (receipt-build.ts). */
+export interface BlockFields {
+  /** The fields a block of this type may have besides `type`, in the order `make` reads them. */
+  readonly fields: readonly string[];
+  /**
+   * The block whose fields have `values` (in the order of `fields`; undefined for a field not
+   * written), with defaults filled in as zod returns it. Throws what `refusedByFastCheck`
+   * recognises when zod must decide.
+   */
+  readonly make: (values: ArrayLike<unknown>) => Plain;
+}
+
+/** The fields and check of blocks of `type`, or undefined when no block has that type. */
+export function blockFields(type: string): BlockFields | undefined {
+  const r = RULES.get(type);
+  return r === undefined ? undefined : { fields: r.fields, make: r.fromList };
+}
+
+/** Whether `error` is BlockFields.make's refusal: zod must decide (validateReceiptDocument). */
+export function refusedByFastCheck(error: unknown): boolean {
+  return error === ASK_ZOD;
 }
 
 /**
  * The receipt document `input` is, with defaults filled in as the zod schema returns it, or
  * undefined when the zod schema must decide (an invalid document, or anything unusual).
  */
-export function validatePlainDocument(input: unknown): Plain | undefined {
+export function validatePlainDocument(
+  input: unknown,
+  /**
+   * Blocks already checked by `blockFields` (as a receipt template builds them), in the order
+   * they come in the document: taken as they are, not checked again. Only for a document made
+   * for this call: when every block is one of them, its list of blocks is kept as it is.
+   */
+  checked?: readonly unknown[],
+): Plain | undefined {
   try {
     const doc = plain(input, DOCUMENT);
     const out: Plain = {};
@@ -230,7 +360,23 @@ export function validatePlainDocument(input: unknown): Plain | undefined {
     }
     const blocks = list(doc.blocks);
     if (blocks.length > L.maxBlocks) no();
-    out.blocks = mapAll(blocks, block);
+    let next = 0;
+    if (checked !== undefined) {
+      const n = Math.min(blocks.length, checked.length);
+      while (next < n && blocks[next] === checked[next]) next++;
+    }
+    if (checked !== undefined && next === blocks.length) {
+      out.blocks = blocks; // every block checked already, in a list the builder made
+    } else if (checked === undefined || checked.length === 0) {
+      out.blocks = mapAll(blocks, block);
+    } else {
+      next = 0;
+      out.blocks = mapAll(blocks, (b) => {
+        if (b !== checked![next]) return block(b);
+        next++;
+        return b as Block;
+      });
+    }
     return out;
   } catch (error) {
     if (error === ASK_ZOD) return undefined;

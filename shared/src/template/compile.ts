@@ -226,6 +226,20 @@ export function lookup(name: string): Lookup {
       };
   }
   const parts = name.split('.');
+  if (isPlainName(name)) {
+    // finder's loop, without a second call per lookup
+    return (st) => {
+      const stack = st.stack;
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const ctx = stack[i];
+        if (typeof ctx === 'object' && ctx !== null) {
+          const v = (ctx as Record<string, unknown>)[name];
+          if (v !== undefined) return v;
+        }
+      }
+      return undefined;
+    };
+  }
   const find = finder(parts[0]!);
   if (parts.length === 1) return (st) => find(st.stack);
   const rest = parts
@@ -240,17 +254,25 @@ export function lookup(name: string): Lookup {
 }
 
 /**
- * Fuses lookup and printing. For a plain name whose value is a string (the usual case) the
- * string escaper is called directly; anything else goes through the full printer.
+ * Whether `name` is one plain name, read directly from the contexts (`lookup`'s usual case): not
+ * `.`, dotted, an @-name, nor a name objects inherit.
  */
-function valueOf(name: string, { print, string: escape }: Printer): Value {
-  const plain =
+export function isPlainName(name: string): boolean {
+  return (
     name !== '.' &&
     !name.includes('.') &&
     !name.startsWith('@') &&
     !INHERITED.has(name) &&
-    name !== '__proto__';
-  if (!plain) {
+    name !== '__proto__'
+  );
+}
+
+/**
+ * Fuses lookup and printing. For a plain name whose value is a string (the usual case) the
+ * string escaper is called directly; anything else goes through the full printer.
+ */
+function valueOf(name: string, { print, string: escape }: Printer): Value {
+  if (!isPlainName(name)) {
     const get = lookup(name);
     return (_stack, st) => print(get(st));
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeJsonString } from './escape.js';
+import { escapeJsonString, withoutControls } from './escape.js';
 import { hostileString, seededRandom } from './hostile.js';
 
 const reference = (text: string) =>
@@ -27,4 +27,13 @@ test('receipt string escaping writes what JSON.stringify writes, without control
     const text = hostileString(random);
     assert.equal(escapeJsonString(text), reference(text));
   }
+});
+
+test('a receipt value read back loses exactly the control characters but tab and line feed', () => {
+  for (let c = 0; c < 0x10000; c++) {
+    const unit = String.fromCharCode(c);
+    const kept = c === 0x09 || c === 0x0a || (c >= 0x20 && c !== 0x7f);
+    assert.equal(withoutControls(`a${unit}b`), kept ? `a${unit}b` : 'ab', `U+${c.toString(16)}`);
+  }
+  assert.equal(withoutControls('\u001b@x\u007f\ty\n'), '@x\ty\n');
 });

@@ -20,8 +20,8 @@ import {
   type TemplateType,
 } from './limits.js';
 import { parse } from './parser.js';
-import { compileReceiptBuilder } from './receipt-build.js';
-import { checkBuiltReceipt, checkReceipt } from './receipt-check.js';
+import { compileReceiptChecker } from './receipt-build.js';
+import { checkReceipt } from './receipt-check.js';
 
 export { TemplateError, type TemplatePosition } from './errors.js';
 export { TemplateCache, type TemplateCacheOptions } from './cache.js';
@@ -105,9 +105,9 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
   }
   const nodes = parse(content, tokenize(content), maxDepth);
   const op = compileNodes(content, nodes, type);
-  const buildDocument =
+  const checkDocument =
     type === 'receipt'
-      ? compileReceiptBuilder(nodes, (offset) => () => positionAt(content, offset))
+      ? compileReceiptChecker(nodes, (offset) => () => positionAt(content, offset))
       : undefined;
 
   const renderText = (data: unknown, renderOptions: RenderOptions = {}): string => {
@@ -120,15 +120,14 @@ function build(content: string, type: TemplateType, options: CompileOptions): Co
     }
     return out;
   };
-  // The document of a receipt: built from the data when the builder follows the template (the
-  // same objects as parsing the text, for less), else parsed from the text.
+  // The document of a receipt: built from the data and validated as it is built when the
+  // builder follows the template and the document is plainly valid (the same document as
+  // parsing and validating the text, for less), else parsed and validated from the text, which
+  // also words what is wrong.
   const renderDocument = (data: unknown, renderOptions?: RenderOptions) => {
     const text = renderText(data, renderOptions); // its limits and data errors come first
-    const built = buildDocument?.(new RenderState(data, Infinity));
-    return {
-      text,
-      document: built === undefined ? checkReceipt(text) : checkBuiltReceipt(built, text),
-    };
+    const checked = checkDocument?.(new RenderState(data, Infinity));
+    return { text, document: checked ?? checkReceipt(text) };
   };
   // Frozen: a compiled template may be shared through the cache, so nobody may change it.
   const compiled: CompiledTemplate = Object.freeze({

@@ -8,9 +8,22 @@
  * whose literal text it does not follow is not built at all, and a render it cannot follow (a
  * missing comma, a raw value that is not one JSON value, …) returns undefined; the caller then
  * parses the text as before, which also words the error. receipt-build.test.ts compares the two.
+ *
+ * Renders check the document as they build it (compileReceiptChecker, one pass): a block object
+ * whose "type" and keys are written in the template is made directly in its validated form, by
+ * validate-fast.ts's rules for that type, and the document's own check then takes those blocks
+ * as they are. Anything those rules do not accept gives up too, and the text is parsed and
+ * validated by the zod schema, which words every issue. receipt-checker.test.ts compares the one
+ * pass with validating the rendered text.
  */
+import type { ReceiptDocument } from '../receipt/schema.js';
+import {
+  blockFields,
+  refusedByFastCheck,
+  validatePlainDocument,
+} from '../receipt/validate-fast.js';
 import { isJsonNumber, withoutControls } from './escape.js';
-import { lookup, type RenderState } from './compile.js';
+import { isPlainName, lookup, type RenderState } from './compile.js';
 import type { TemplateNode } from './parser.js';
 import { isMissing, isTruthy, toJson, toText, type TagRef } from './values.js';
 
@@ -38,6 +51,8 @@ class Builder {
   root: unknown = undefined;
   hasRoot = false;
   text: string | undefined = undefined;
+  /** The blocks checked as they were made, in the order made (see compileReceiptChecker). */
+  readonly checked: unknown[] = [];
 
   /** A complete value (or a key, where a key belongs and the value is a string). */
   put(value: unknown): void {
@@ -93,6 +108,19 @@ class Builder {
     this.states.pop();
     this.keys.pop();
     this.put(container);
+  }
+
+  /** A complete value followed by a comma: the usual item of a list, in one step. */
+  item(value: unknown): void {
+    const depth = this.states.length - 1;
+    const state = this.states[depth];
+    if (state === ARRAY_FIRST || state === ARRAY_VALUE) {
+      (this.containers[depth] as unknown[]).push(value);
+      this.states[depth] = ARRAY_VALUE;
+      return;
+    }
+    this.put(value);
+    this.comma();
   }
 
   colon(): void {
@@ -281,7 +309,7 @@ const JSON_SPACE = /^[ \t\n\r]*$/;
 
 /** What a value tag between JSON tokens printed when it printed nothing. */
 const NOTHING = Symbol('nothing');
-type Make = (st: RenderState) => unknown;
+type Make = (st: RenderState, b: Builder) => unknown;
 
 /** A value tag inside a JSON string: the string content JSON.parse reads back from it. */
 function stringPart(name: string, raw: boolean, tag: TagRef): (st: RenderState) => string {
@@ -294,10 +322,23 @@ function stringPart(name: string, raw: boolean, tag: TagRef): (st: RenderState) 
       return text;
     };
   }
-  return (st) => {
-    const v = get(st);
+  const print = (v: unknown) => {
     if (typeof v === 'string') return withoutControls(v);
+    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
     return isMissing(v) ? '' : withoutControls(toText(v, tag));
+  };
+  if (!isPlainName(name)) return (st) => print(get(st));
+  // lookup's loop and the string case in one call, for the usual tag
+  return (st) => {
+    const stack = st.stack;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const ctx = stack[i];
+      if (typeof ctx === 'object' && ctx !== null) {
+        const v = (ctx as Record<string, unknown>)[name];
+        if (v !== undefined) return typeof v === 'string' ? withoutControls(v) : print(v);
+      }
+    }
+    return '';
   };
 }
 
@@ -357,8 +398,8 @@ const makerOf = (item: Item): Make => {
   }
   const make = item.make!;
   if (item.kind === I_MADE) return make;
-  return (st) => {
-    const v = make(st);
+  return (st, b) => {
+    const v = make(st, b);
     return v === NOTHING ? giveUp() : v; // `[{{a}}]` with a missing: rare, left to the text
   };
 };
@@ -377,26 +418,47 @@ function joinStrings(items: Item[]): Item[] {
       out.push(...items.slice(i));
       break;
     }
-    const parts = items.slice(i + 1, end).map((p) => {
-      if (p.kind === I_PART) return p.part!;
-      const text = p.value as string;
-      return () => text;
-    });
-    out.push({
-      kind: I_MADE,
-      make: (st) => {
-        let text = '';
-        for (let k = 0; k < parts.length; k++) text += parts[k]!(st);
-        return text;
-      },
-    });
+    // texts[0] part[0] texts[1] part[1] … texts[n]
+    const texts = [''];
+    const parts: Array<(st: RenderState) => string> = [];
+    for (const p of items.slice(i + 1, end)) {
+      if (p.kind === I_PART) {
+        parts.push(p.part!);
+        texts.push('');
+      } else {
+        texts[texts.length - 1] += p.value as string;
+      }
+    }
+    out.push({ kind: I_MADE, make: joined(texts, parts) });
     i = end;
   }
   return out;
 }
 
-/** The object or array whose items lie between an opening and its closing, if well formed. */
-function container(inner: Item[], array: boolean): Make | undefined {
+/** The string of `texts` with the parts' strings between them (texts has one more). */
+function joined(texts: string[], parts: Array<(st: RenderState) => string>): Make {
+  const [t0, t1, t2] = texts as [string, string, string?];
+  const [p0, p1] = parts;
+  if (parts.length === 0) return () => t0;
+  if (parts.length === 1) {
+    if (t0 === '' && t1 === '') return p0!;
+    return (st) => t0 + p0!(st) + t1;
+  }
+  if (parts.length === 2) return (st) => t0 + p0!(st) + t1 + p1!(st) + t2!;
+  return (st) => {
+    let text = t0;
+    for (let k = 0; k < parts.length; k++) text += parts[k]!(st) + texts[k + 1]!;
+    return text;
+  };
+}
+
+/**
+ * The object or array whose items lie between an opening and its closing, if well formed. When
+ * `checking`, an object that writes a block's literal "type" and only that block's fields is
+ * checked as a receipt block as it is made (validate-fast.ts): it is made in its checked form,
+ * with defaults filled in, or the build gives up.
+ */
+function container(inner: Item[], array: boolean, checking: boolean): Make | undefined {
   if (array) {
     if (inner.length % 2 === 0 && inner.length > 0) return undefined;
     const makers: Make[] = [];
@@ -405,9 +467,9 @@ function container(inner: Item[], array: boolean): Make | undefined {
       if (i % 2 === 1 ? item.kind !== T_COMMA : !isValue(item)) return undefined;
       if (i % 2 === 0) makers.push(makerOf(item));
     }
-    return (st) => {
+    return (st, b) => {
       const list = new Array<unknown>(makers.length);
-      for (let k = 0; k < makers.length; k++) list[k] = makers[k]!(st);
+      for (let k = 0; k < makers.length; k++) list[k] = makers[k]!(st, b);
       return list;
     };
   }
@@ -425,15 +487,84 @@ function container(inner: Item[], array: boolean): Make | undefined {
     keys.push(key.value);
     makers.push(makerOf(item));
   }
-  return (st) => {
+  if (checking) {
+    const block = checkedBlock(keys, inner, makers);
+    if (block !== undefined) return block;
+  }
+  return (st, b) => {
     const object: Record<string, unknown> = {};
-    for (let k = 0; k < keys.length; k++) object[keys[k]!] = makers[k]!(st);
+    for (let k = 0; k < keys.length; k++) object[keys[k]!] = makers[k]!(st, b);
     return object;
   };
 }
 
+/**
+ * A block object whose "type" is written in the template and whose other keys are all fields of
+ * that type, each once: made as validate-fast.ts checks it, from its fields' values, without the
+ * object JSON.parse would make. Undefined for any other object.
+ */
+function checkedBlock(keys: string[], inner: Item[], makers: Make[]): Make | undefined {
+  const typeAt = keys.indexOf('type');
+  if (typeAt === -1) return undefined;
+  const type = inner[typeAt * 4 + 2]!;
+  if (type.kind !== T_VALUE || typeof type.value !== 'string') return undefined;
+  const rule = blockFields(type.value);
+  if (rule === undefined) return undefined;
+  // Fields written as literals are set once, in `base`; the others are made at each render.
+  const base = new Array<unknown>(rule.fields.length);
+  const seen = new Set<number>();
+  const slots: number[] = [];
+  const fieldMakers: Make[] = [];
+  for (let k = 0; k < keys.length; k++) {
+    if (k === typeAt) continue;
+    const slot = rule.fields.indexOf(keys[k]!);
+    if (slot === -1 || seen.has(slot)) return undefined;
+    seen.add(slot);
+    const item = inner[k * 4 + 2]!;
+    if (item.kind === T_VALUE) {
+      base[slot] = item.value; // a string, number, boolean or null
+    } else {
+      slots.push(slot);
+      fieldMakers.push(makers[k]!);
+    }
+  }
+  const make = rule.make; // refuses by throwing: the build gives up (see compileBuild)
+  const [m0, m1] = fieldMakers as [Make, Make];
+  const [s0, s1] = slots as [number, number];
+  // The usual blocks fill one or two fields from the data: for them one array of values serves
+  // every render. It is filled only once both values are made (making one can run the data's
+  // getters, which could render this template again) and the check keeps nothing of it.
+  const shared = base.slice();
+  if (fieldMakers.length === 1) {
+    return (st, b) => {
+      shared[s0] = m0(st, b);
+      const block = make(shared);
+      b.checked.push(block);
+      return block;
+    };
+  }
+  if (fieldMakers.length === 2) {
+    return (st, b) => {
+      const v0 = m0(st, b);
+      const v1 = m1(st, b);
+      shared[s0] = v0;
+      shared[s1] = v1;
+      const block = make(shared);
+      b.checked.push(block);
+      return block;
+    };
+  }
+  return (st, b) => {
+    const values = base.slice();
+    for (let k = 0; k < fieldMakers.length; k++) values[slots[k]!] = fieldMakers[k]!(st, b);
+    const block = make(values);
+    b.checked.push(block);
+    return block;
+  };
+}
+
 /** Objects and arrays whose whole text is in the run become one item that makes them. */
-function foldContainers(items: Item[]): Item[] {
+function foldContainers(items: Item[], checking: boolean): Item[] {
   const out: Item[] = [];
   const opens: number[] = []; // indexes in `out` of the openings not yet closed
   for (const item of items) {
@@ -450,7 +581,7 @@ function foldContainers(items: Item[]): Item[] {
       continue;
     }
     const start = opens.pop()!;
-    const make = container(out.slice(start + 1), closing === T_OPEN_ARRAY);
+    const make = container(out.slice(start + 1), closing === T_OPEN_ARRAY, checking);
     if (make === undefined) {
       opens.length = 0; // nothing around a malformed container folds either
       out.push(item);
@@ -463,7 +594,7 @@ function foldContainers(items: Item[]): Item[] {
 }
 
 /** The ops of a run: literal tokens fed in one go, made values put whole. */
-function runOps(items: Item[]): BuildOp[] {
+function runOps(items: Item[], checking: boolean): BuildOp[] {
   const ops: BuildOp[] = [];
   let kinds: number[] = [];
   let values: unknown[] = [];
@@ -472,7 +603,9 @@ function runOps(items: Item[]): BuildOp[] {
     kinds = [];
     values = [];
   };
-  for (const item of foldContainers(joinStrings(items))) {
+  const folded = foldContainers(joinStrings(items), checking);
+  for (let i = 0; i < folded.length; i++) {
+    const item = folded[i]!;
     if (item.kind < I_HOLE) {
       kinds.push(item.kind);
       values.push(item.value);
@@ -484,10 +617,19 @@ function runOps(items: Item[]): BuildOp[] {
       ops.push((st, b) => {
         b.text += part(st);
       });
+    } else if (folded[i + 1]?.kind === T_COMMA) {
+      // A value and its comma (the items of a list, usually) in one step.
+      const make = item.make!;
+      ops.push((st, b) => {
+        const v = make(st, b);
+        if (v === NOTHING) b.comma();
+        else b.item(v);
+      });
+      i++;
     } else {
       const make = item.make!;
       ops.push((st, b) => {
-        const v = make(st);
+        const v = make(st, b);
         if (v !== NOTHING) b.put(v);
       });
     }
@@ -504,14 +646,14 @@ function sequence(ops: BuildOp[]): BuildOp {
 }
 
 /**
- * Compiles a receipt template's tree to build its document, or returns undefined when its
- * literal text is not JSON the builder follows (the render then parses the text as before).
- * Call only with a tree the text compiler accepted.
+ * The ops that build the document of a receipt template's tree, or undefined when its literal
+ * text is not JSON the builder follows. `checking`: blocks are checked as they are made.
  */
-export function compileReceiptBuilder(
+function compileBuild(
   nodes: TemplateNode[],
   at: (offset: number) => TagRef['at'],
-): ((st: RenderState) => unknown) | undefined {
+  checking: boolean,
+): ((st: RenderState) => Builder | undefined) | undefined {
   const lexer = new Lexer();
   const block = (children: TemplateNode[]): BuildOp | undefined => {
     const ops: BuildOp[] = [];
@@ -531,7 +673,7 @@ export function compileReceiptBuilder(
             : { kind: I_HOLE, make: tokenValue(node.name, node.raw, tag) },
         );
       } else {
-        ops.push(...runOps(items));
+        ops.push(...runOps(items, checking));
         items = [];
         const before = lexer.inString;
         const body = block(node.children);
@@ -539,7 +681,7 @@ export function compileReceiptBuilder(
         ops.push(section(node.name, node.inverted, body));
       }
     }
-    ops.push(...runOps(items));
+    ops.push(...runOps(items, checking));
     return sequence(ops);
   };
   const op = block(nodes);
@@ -549,10 +691,46 @@ export function compileReceiptBuilder(
     try {
       op(st, b);
     } catch (error) {
-      if (error === GIVE_UP) return undefined;
+      // A block the fast check refuses: the text is parsed and zod words what is wrong.
+      if (error === GIVE_UP || refusedByFastCheck(error)) return undefined;
       throw error;
     }
-    return b.states.length === 0 && b.hasRoot ? b.root : undefined;
+    return b.states.length === 0 && b.hasRoot ? b : undefined;
+  };
+}
+
+/**
+ * Compiles a receipt template's tree to build its document (what JSON.parse makes of the
+ * rendered text), or returns undefined when its literal text is not JSON the builder follows
+ * (the render then parses the text as before). Call only with a tree the text compiler accepted.
+ */
+export function compileReceiptBuilder(
+  nodes: TemplateNode[],
+  at: (offset: number) => TagRef['at'],
+): ((st: RenderState) => unknown) | undefined {
+  const build = compileBuild(nodes, at, false);
+  return build && ((st) => build(st)?.root);
+}
+
+/**
+ * Compiles a receipt template's tree to build its document already validated, in one pass:
+ * blocks whose type and keys the template writes are checked as they are made (validate-fast's
+ * rules, defaults filled in), and only the rest of the document is checked after. The render
+ * returns what validateReceiptDocument returns for the rendered text when it is valid, or
+ * undefined when the builder cannot follow it or anything is not plainly valid: the caller then
+ * parses and validates the text (receipt-check.ts), which words the error with its line and
+ * column. Undefined for a template the builder does not follow.
+ */
+export function compileReceiptChecker(
+  nodes: TemplateNode[],
+  at: (offset: number) => TagRef['at'],
+): ((st: RenderState) => ReceiptDocument | undefined) | undefined {
+  const build = compileBuild(nodes, at, true);
+  if (build === undefined) return undefined;
+  return (st) => {
+    const b = build(st);
+    if (b === undefined) return undefined;
+    return validatePlainDocument(b.root, b.checked) as ReceiptDocument | undefined;
   };
 }
 

@@ -40,12 +40,3 @@ export function checkReceipt(text: string): ReceiptDocument {
   }
   return result.document;
 }
-
-/**
- * The document `built` (what JSON.parse makes of `text`, see receipt-build.ts) validated; when it
- * is not valid, `text` is checked as above for the error's words and position.
- */
-export function checkBuiltReceipt(built: unknown, text: string): ReceiptDocument {
-  const result = validateReceiptDocument(built);
-  return result.ok ? result.document : checkReceipt(text);
-}
