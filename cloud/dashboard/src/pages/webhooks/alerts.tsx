@@ -19,6 +19,7 @@ import {
   fieldError,
 } from '../../ui';
 import { useDevices } from '../devices/data';
+import { usePrinters } from '../printers/data';
 import { ShownTime, StateBadge } from '../shown-time';
 import { useAlertRules, useAlerts, webhookKeys, type AlertRuleInput } from './data';
 import { QueryError } from './parts';
@@ -50,9 +51,14 @@ export function AlertsSection({ orgId, canWrite }: { orgId: string; canWrite: bo
   const rules = useAlertRules(orgId, true);
   const alerts = useAlerts(orgId, true);
   const devices = useDevices(orgId);
+  const printers = usePrinters(orgId, 'live');
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Rule>();
-  const deviceName = (id: string) => devices.data?.data.find((d) => d.id === id)?.name;
+  // An alert names a device or a printer by id (an organization's own for failure_rate).
+  const subjectName = (id: string) => {
+    const printer = printers.data?.data.find((p) => p.id === id);
+    return devices.data?.data.find((d) => d.id === id)?.name ?? printer?.alias ?? printer?.name;
+  };
   return (
     <section aria-labelledby="alerts-title" className="alerts">
       <div className="toolbar">
@@ -150,7 +156,9 @@ export function AlertsSection({ orgId, canWrite }: { orgId: string; canWrite: bo
                   <tr key={a.id}>
                     <td data-label={t('alerts.what')}>{words.kind[a.kind]}</td>
                     <td data-label={t('alerts.subject')}>
-                      {deviceName(a.subjectId) ?? <code>{a.subjectId}</code>}
+                      {a.kind === 'failure_rate'
+                        ? t('alerts.allJobs')
+                        : (subjectName(a.subjectId) ?? <code>{a.subjectId}</code>)}
                     </td>
                     <td data-label={t('alerts.state')}>
                       {a.state === 'open' ? (
