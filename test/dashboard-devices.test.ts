@@ -2,7 +2,8 @@
  * The dashboard's devices page in Chromium against a real cloud process and a real agent
  * process: an activation code created and shown with its expiry, the agent activated with it
  * appearing online without a reload (the live channel), then offline when it stops; renamed,
- * grouped and deactivated after a question naming it; axe-core and 375 px.
+ * grouped and deactivated after a question naming it; a device-offline alert opened and resolved;
+ * a viewer offered no action; axe-core and 375 px.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,12 +13,13 @@ import {
   OWNER,
   PHONE,
   assertAccessible,
+  accessTokenOf,
   logIn,
   memberWithRole,
   ownerWithOrganization,
   scrollsSideways,
 } from './dashboard-support.js';
-import { AgentProcess, tempDir } from './e2e-support.js';
+import { AgentProcess, tempDir, waitUntil } from './e2e-support.js';
 
 describe('the dashboard’s devices in a browser', () => {
   let world: DashboardWorld;
@@ -25,6 +27,7 @@ describe('the dashboard’s devices in a browser', () => {
   let orgPath = '';
   let orgId = '';
   let agent: AgentProcess | undefined;
+  const agentDir = tempDir('pw-devices-agent-');
   const problems: string[][] = [];
 
   before(async () => {
@@ -52,7 +55,7 @@ describe('the dashboard’s devices in a browser', () => {
     await assertAccessible(owner, 'devices, a code shown');
 
     agent = AgentProcess.start([
-      ...['--data-dir', tempDir('pw-devices-agent-'), '--cloud', world.url],
+      ...['--data-dir', agentDir, '--cloud', world.url],
       ...['--activation-code', code, '--name', 'Till PC'],
     ]);
     // No reload: the live channel brings the device in, online.
@@ -76,7 +79,7 @@ describe('the dashboard’s devices in a browser', () => {
     await page.context().close();
   });
 
-  test('a device is renamed and grouped, goes offline in place when its agent stops, and is deactivated after a question naming it', async () => {
+  test('a device is renamed and grouped, and goes offline in place when its agent stops', async () => {
     await owner.getByRole('button', { name: 'Rename or group Till PC' }).click();
     const edit = owner.getByRole('dialog', { name: 'Device "Till PC"' });
     await edit.getByLabel('Name').fill('Counter PC');
@@ -88,6 +91,49 @@ describe('the dashboard’s devices in a browser', () => {
 
     await agent!.kill('SIGTERM');
     await row.getByText('Offline', { exact: true }).waitFor({ timeout: 20_000 });
+  });
+
+  test('a device-offline alert rule opens an alert when the agent stops and resolves it when it is back', async () => {
+    await world.setPlan(orgId, 'business');
+    const token = await accessTokenOf(world, OWNER);
+    const alerts = async () => {
+      const res = await fetch(`${world.url}/orgs/${orgId}/alerts`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return ((await res.json()) as { data: Array<{ state: string }> }).data;
+    };
+    await owner.goto(`${orgPath}/webhooks`);
+    await owner.getByRole('button', { name: 'New alert rule' }).click();
+    await owner.getByLabel('When').selectOption({ label: 'A device goes offline' });
+    await owner.getByRole('button', { name: 'Create rule' }).click();
+    await owner.getByRole('row').filter({ hasText: 'A device goes offline' }).waitFor();
+    // The rule sees changes from now on: the agent comes back, then stops again.
+    agent = AgentProcess.start(['--data-dir', agentDir, '--cloud', world.url]);
+    await owner.goto(`${orgPath}/devices`);
+    const row = owner.getByRole('row').filter({ hasText: 'Counter PC' });
+    await row.getByText('Online', { exact: true }).waitFor({ timeout: 20_000 });
+    await agent.kill('SIGTERM');
+    await row.getByText('Offline', { exact: true }).waitFor({ timeout: 20_000 });
+    await waitUntil('an open alert', async () => ((await alerts()).length > 0 ? true : undefined));
+    await owner.goto(`${orgPath}/webhooks`);
+    const alert = owner.getByRole('row').filter({ hasText: 'Counter PC' });
+    await alert.getByText('Open', { exact: true }).waitFor();
+    await alert.getByRole('cell', { name: 'A device goes offline' }).waitFor();
+
+    agent = AgentProcess.start(['--data-dir', agentDir, '--cloud', world.url]);
+    await waitUntil(
+      'the alert resolved',
+      async () => ((await alerts())[0]?.state === 'resolved' ? true : undefined),
+      { timeoutMs: 20_000 },
+    );
+    await owner.reload();
+    await alert.getByText('Resolved', { exact: true }).waitFor();
+    await assertAccessible(owner, 'webhooks with a resolved alert');
+  });
+
+  test('a device is deactivated after a question naming it', async () => {
+    await owner.goto(`${orgPath}/devices`);
+    const row = owner.getByRole('row').filter({ hasText: 'Counter PC' });
 
     await row.getByRole('button', { name: 'Deactivate Counter PC' }).click();
     const dialog = owner.getByRole('dialog', { name: 'Deactivate the device "Counter PC"?' });
@@ -105,7 +151,6 @@ describe('the dashboard’s devices in a browser', () => {
       password: 'a long viewer password',
     };
     await memberWithRole(world, OWNER, orgId, viewer, 'viewer');
-    await world.setPlan(orgId, 'business');
     const { page, problems: p } = await world.page();
     problems.push(p);
     await page.goto('/login');
@@ -121,7 +166,7 @@ describe('the dashboard’s devices in a browser', () => {
     assert.equal(await page.getByRole('button', { name: /^Use this template/ }).count(), 0);
     await page.goto(`${orgPath}/webhooks`);
     await page.getByText('No live endpoint yet.', { exact: false }).waitFor();
-    await page.getByText('No alert rule yet.').waitFor();
+    await page.getByRole('row').filter({ hasText: 'A device goes offline' }).first().waitFor();
     assert.equal(await page.getByRole('button', { name: 'New endpoint' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'New alert rule' }).count(), 0);
     await page.context().close();
