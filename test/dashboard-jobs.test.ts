@@ -239,6 +239,39 @@ describe('the live dashboard with a real agent and printer', () => {
     await seen.context().close();
   });
 
+  test('a lost live channel says Reconnecting, then Live again, and the page catches up', async () => {
+    const { page: p, problems: pp } = await world.page();
+    problems.push(pp);
+    await p.goto('/login');
+    await logIn(p, OWNER);
+    await p.getByRole('heading', { name: 'Boulangerie Live' }).waitFor();
+    await p.goto(`/o/${orgId}/jobs`);
+    const mark = p.locator('.live-mark');
+    await mark.getByText('Live', { exact: true }).waitFor();
+    // The stream is cut and refused for a while: the mark says so; a job created meanwhile is
+    // missed by the channel, and shows once the channel is back.
+    await p.route('**/events?**', (route) => route.abort());
+    await p.goto(`/o/${orgId}/jobs`);
+    await mark.getByText('Reconnecting…').waitFor();
+    const token = await fetch(`${world.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+    }).then(async (r) => ((await r.json()) as { accessToken: string }).accessToken);
+    const printers = await api(token, 'GET', `/orgs/${orgId}/printers`);
+    const missed = await api(token, 'POST', `/orgs/${orgId}/jobs`, {
+      printerId: printers.body.data[0].id,
+      type: 'text',
+      data: 'missed\n',
+      metadata: { missed: 'yes' },
+    });
+    assert.equal(missed.status, 201);
+    await p.unroute('**/events?**');
+    await mark.getByText('Live', { exact: true }).waitFor({ timeout: 15_000 });
+    await p.getByRole('row').filter({ hasText: 'missed=yes' }).waitFor();
+    await p.context().close();
+  });
+
   test('the live pages do not scroll sideways at 375 px and pass axe there', async () => {
     const { page: phone, problems: p } = await world.page({ viewport: PHONE });
     problems.push(p);
