@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { Agent, AGENT_VERSION, QUEUE_FILE, WINDOW_KEY_FILE } from './agent.js';
 import {
@@ -21,6 +21,8 @@ import { JobQueue } from './queue/job-queue.js';
 import { readLocalServerState } from './local-server/local-mode.js';
 import { loadOriginAnswers, normalizeOrigin, setOriginAnswer } from './local-server/local-store.js';
 import { caCertPath, ensureLocalTls } from './local-server/tls.js';
+import { SERVICE_ACTIONS, servicePlan, type ServiceAction } from './service/plan.js';
+import { runServicePlan } from './service/run.js';
 
 const USAGE = `printwire-agent ${AGENT_VERSION}
 
@@ -34,6 +36,7 @@ Usage:
   printwire-agent local-ca
   printwire-agent origins [allow|block|forget ORIGIN] [--json]
   printwire-agent window
+  printwire-agent service install|uninstall|status [--dry-run] [--winsw PATH]
 
 Every command takes --data-dir DIR (default: PRINTWIRE_AGENT_DATA_DIR, else the per-user
 application data folder). Printer URIs: tcp://HOST[:PORT], serial:PATH?baud=N,
@@ -46,7 +49,10 @@ every 30 s (PRINTWIRE_AGENT_DISCOVERY_INTERVAL_MS) and when USB devices come and
 \`local-ca\` prints the path of the local server's CA certificate (made if missing), for
 installers and browsers to trust. \`origins\` lists the answers kept per origin for unsigned
 local printing, or sets (allow, block) or removes (forget) one. \`window\` prints the address of
-the running agent's window (its pages, with this start's key) for a browser on this computer.`;
+the running agent's window (its pages, with this start's key) for a browser on this computer.
+\`service\` runs the agent as a system service (systemd, launchd, or WinSW on Windows, whose
+executable --winsw names): it prints each step and does it (as root or administrator);
+--dry-run prints the steps only.`;
 
 const OPTIONS = {
   'data-dir': { type: 'string' },
@@ -59,6 +65,8 @@ const OPTIONS = {
   out: { type: 'string' },
   json: { type: 'boolean' },
   discover: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  winsw: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -258,6 +266,36 @@ function windowAddress(dataDir: string): void {
   process.stdout.write(`http://localhost:${server.port}/#key=${key}\n`);
 }
 
+/** `service install|uninstall|status`: the steps for this OS, printed, then done. */
+function service(values: Values, action: string | undefined): void {
+  if (!SERVICE_ACTIONS.includes(action as ServiceAction)) {
+    throw new UsageError('expected: service install|uninstall|status [--dry-run]');
+  }
+  const dryRun = values['dry-run'] === true;
+  const script = process.argv[1];
+  const steps = servicePlan(action as ServiceAction, {
+    platform: process.platform,
+    agentCommand: script ? [process.execPath, realpathSync(script)] : [process.execPath],
+    exists: existsSync,
+    env: process.env,
+    ...(values.winsw ? { winsw: values.winsw } : {}),
+  });
+  if (
+    !dryRun &&
+    action !== 'status' &&
+    process.getuid?.() !== undefined &&
+    process.getuid() !== 0
+  ) {
+    throw new UsageError(
+      `service ${action} changes the system: run it as root (sudo), or add --dry-run`,
+    );
+  }
+  process.stdout.write(
+    dryRun ? `service ${action}: would do these steps\n` : `service ${action}:\n`,
+  );
+  if (!runServicePlan(steps, { dryRun })) process.exitCode = 1;
+}
+
 type Values = ReturnType<
   typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
 >['values'];
@@ -278,6 +316,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE + '\n');
     return;
   }
+  if (command === 'service') return service(values, sub);
   const dataDir = resolveDataDir({ flag: values['data-dir'] });
   switch (command) {
     case 'start':

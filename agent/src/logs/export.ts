@@ -9,12 +9,24 @@ import { logDir } from './logger.js';
 
 export const REDACTED = '[REDACTED]';
 
-const SECRET_KEY = /token|secret|password|passwd|authorization|apikey|api_key|cookie/i;
-/** Printwire secrets by their prefixes, wherever they appear in text. */
-const SECRET_PATTERNS = [
-  /pw_(live|test)_[A-Za-z0-9_-]+/g,
-  /whsec_[A-Za-z0-9_-]+/g,
-  /Bearer\s+[A-Za-z0-9._~+/-]+=*/gi,
+/** Keys whose values are secrets, wherever they appear in the configuration or a log line. */
+const SECRET_KEY =
+  /token|secret|passw|authorization|api[-_]?key|private[-_]?key|cookie|credential|activation[-_]?code/i;
+/** Printwire secrets and other credentials by their shapes, wherever they appear in text. */
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  // API keys, device tokens, webhook signing secrets.
+  [/pw_(live|test)_[A-Za-z0-9_-]+/g, REDACTED],
+  [/pwd_[A-Za-z0-9_-]+/g, REDACTED],
+  [/whsec_[A-Za-z0-9_-]+/g, REDACTED],
+  [/Bearer\s+[A-Za-z0-9._~+/-]+=*/gi, REDACTED],
+  // A password in a URL (https://user:password@host).
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/:@"']+:[^\s/@"']+@/gi, `$1${REDACTED}@`],
+  // key=value and "key": "value" in text (query strings, headers, messages).
+  [
+    /\b([\w-]*(?:token|secret|passw(?:or)?d?|api[-_]?key|activation[-_]?code)[\w-]*)(["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"'&,;}]+/gi,
+    `$1$2${REDACTED}`,
+  ],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, REDACTED],
 ];
 
 /** Replaces every value under a secret-looking key, recursively. */
@@ -32,8 +44,24 @@ export function redactObject(value: unknown): unknown {
 export function redactText(text: string, secrets: string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(REDACTED);
-  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
+}
+
+/**
+ * A log file: each JSON line (pino's) has the values under secret keys redacted first, then
+ * every line goes through `redactText`.
+ */
+export function redactLog(text: string, secrets: string[]): string {
+  const lines = text.split('\n').map((line) => {
+    if (!line.startsWith('{')) return line;
+    try {
+      return JSON.stringify(redactObject(JSON.parse(line)));
+    } catch {
+      return line;
+    }
+  });
+  return redactText(lines.join('\n'), secrets);
 }
 
 function systemFacts(agentVersion: string): Record<string, unknown> {
@@ -77,7 +105,9 @@ export async function exportLogs(options: {
   if (existsSync(dir)) {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
-      if (statSync(path).isFile()) add(`logs/${name}`, readFileSync(path, 'utf8'));
+      if (statSync(path).isFile()) {
+        add(`logs/${name}`, redactLog(readFileSync(path, 'utf8'), secrets));
+      }
     }
   }
   const config = loadConfig(dataDir);
