@@ -27,6 +27,7 @@ const schemas = (
 const ROLES = schemas.Member!.properties.role!.enum!;
 const PLANS = schemas.Billing!.properties.plan!.enum!;
 const SCOPES = schemas.ApiKey!.properties.scopes!.items!.enum!;
+const JOB_STATES = schemas.Job!.properties.state!.enum!;
 
 type Catalog = { [key: string]: string | Catalog };
 
@@ -102,6 +103,22 @@ test('every key the code asks for is in the catalogs', () => {
   for (const mode of ['live', 'test']) used.add(`developers.mode.${mode}`);
   for (const unit of ['minutes', 'hours', 'days'])
     used.add(`time.${unit}Ago`).add(`time.${unit}Ahead`);
+  // Jobs and printers (issue 19): states, error codes and statuses the API answers, and the
+  // refusals of a job action (chosen by code in pages/jobs/job.tsx).
+  for (const state of JOB_STATES) used.add(`jobs.state.${state}`);
+  const jobPage = readFileSync(join(SRC, 'pages', 'jobs', 'job.tsx'), 'utf8');
+  for (const m of jobPage.matchAll(/'(jobs\.actions\.\w+)'/g)) used.add(m[1]!);
+  const status = readFileSync(join(SRC, 'pages', 'printers', 'status.tsx'), 'utf8');
+  const codes = /JOB_ERROR_CODES = \[([^\]]+)\]/.exec(status)![1]!.match(/[A-Z_]+/g)!;
+  assert.ok(codes.length > 10, 'the job error codes are read from status.tsx');
+  for (const code of [...codes, 'other']) used.add(`jobs.errors.${code}`);
+  for (const s of ['online', 'offline', 'paper_out', 'cover_open', 'error', 'unknown'])
+    used.add(`printers.status.${s}`);
+  for (const kind of ['receipt', 'label', 'office']) used.add(`printers.kinds.${kind}`);
+  for (const cut of ['full', 'partial', 'none']) used.add(`printers.cuts.${cut}`);
+  for (const source of ['cloud', 'local']) used.add(`jobs.job.sources.${source}`);
+  for (const type of ['receipt', 'text', 'zpl', 'epl']) used.add(`jobs.create.types.${type}`);
+  for (const page of ['receipt', 'label', 'page']) used.add(`printers.testPage.${page}`);
   const missing = [...used].filter((k) => !catalogs.en.has(k)).sort();
   assert.deepEqual(missing, [], 'keys used in cloud/dashboard/src but not in en.json');
 });

@@ -27,6 +27,8 @@ import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
 import { gatewayOperations, gatewayRoutes } from './gateway/activate-route.js';
 import { AgentConfigService } from './services/agent-config.js';
 import { DeviceService } from './services/devices.js';
+import { LiveEvents } from './services/live-events.js';
+import type { EventStreamOptions } from './http/dashboard/event-routes.js';
 import { JobDispatcher, type DispatcherOptions } from './services/dispatcher.js';
 import type { Store } from './storage/store.js';
 import { webhookOperations, webhookRoutes } from './http/v1/webhooks.js';
@@ -52,6 +54,8 @@ export interface AppDeps {
   gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
   /** Webhook limits; `allowPrivate` defaults to `!config.production`. */
   webhooks?: Partial<WebhookOptions>;
+  /** The dashboard's event stream: heartbeat and session-check intervals. */
+  events?: Partial<EventStreamOptions>;
   /** The built web dashboard; default cloud/dashboard/dist. */
   dashboardDist?: string;
 }
@@ -67,6 +71,8 @@ export interface CloudApp {
   agentConfig: AgentConfigService;
   /** Webhook endpoints and the delivery worker; `serve` calls `webhooks.start()`. */
   webhooks: WebhookService;
+  /** The dashboard's live channel; `close()` ends its streams when the server stops. */
+  live: LiveEvents;
   /** Every endpoint, as /openapi.json lists it. */
   operations: Operation[];
 }
@@ -172,10 +178,15 @@ export function createApp(deps: AppDeps): CloudApp {
     res.json(openapi);
   });
   app.use(accountRoutes({ store, cache, clock }, guards));
+  const live = new LiveEvents({ bus, logger });
   const dashboard = dashboardRoutes({
     store,
     cache,
     clock,
+    jobs,
+    live,
+    defaultPageSize: config.limits.defaultPageSize,
+    ...(deps.events ? { events: deps.events } : {}),
     devices,
     agentConfig,
     mail: webhooks.mail,
@@ -209,6 +220,7 @@ export function createApp(deps: AppDeps): CloudApp {
     devices,
     agentConfig,
     webhooks,
+    live,
     operations: OPERATIONS,
   };
 }

@@ -86,6 +86,8 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
       log.info('shutting down: finishing requests in flight');
       // Agents are told to reconnect (1001) and marked offline before the store closes.
       await cloud.gateway.close(Math.min(graceMs, 5_000));
+      // Event streams never finish by themselves: ended now, the browsers reconnect elsewhere.
+      await cloud.live.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();

@@ -15,6 +15,8 @@ import {
   logIn,
   verifiedAccount,
 } from '../../../test/dashboard-support.js';
+import { AgentProcess, tempDir, waitUntil } from '../../../test/e2e-support.js';
+import { FakePrinter } from '../../../test/fake-printer.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +40,8 @@ const CASHIER = {
 };
 
 const world = await DashboardWorld.start();
+const printer = await FakePrinter.start();
+let agent: AgentProcess | undefined;
 try {
   await verifiedAccount(world, OWNER);
   await verifiedAccount(world, CASHIER);
@@ -73,8 +77,86 @@ try {
     await setup.getByRole('button', { name: 'Create key' }).click();
     await setup.getByRole('button', { name: 'Done' }).click();
   }
-  const printers = await fetch(`${world.url}/v1/printers`); // a key's "last used" stays empty: fine
-  void printers;
+  // Jobs and printers (issue 19): a real agent with one printer, and test jobs on the sandbox.
+  const orgId = org.split('/').pop()!;
+  const login = await fetch(`${world.url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+  });
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${world.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (await res.json()) as any;
+  };
+  const { code } = await call('POST', `/orgs/${orgId}/activation-codes`, { name: 'Till' });
+  agent = AgentProcess.start([
+    '--data-dir',
+    tempDir('pw-shots-agent-'),
+    '--cloud',
+    world.url,
+    '--activation-code',
+    code,
+    '--printer',
+    printer.uri('name=Counter&alias=counter'),
+  ]);
+  await waitUntil(
+    'the agent’s printer online',
+    async () =>
+      (await call('GET', `/orgs/${orgId}/printers`)).data?.[0]?.status === 'online'
+        ? true
+        : undefined,
+    { timeoutMs: 30_000 },
+  );
+  const sandbox = (await call('GET', `/orgs/${orgId}/printers?mode=test`)).data as Array<{
+    id: string;
+    status: string;
+    kind: string;
+  }>;
+  const noPaper = sandbox.find((p) => p.status === 'paper_out')!;
+  const receipt = (lines: string[], order: string, printerId?: string) => ({
+    type: 'receipt',
+    ...(printerId ? { printerId } : {}),
+    metadata: { order },
+    data: {
+      blocks: [
+        { type: 'text', value: 'BOULANGERIE MARIE', align: 'center', bold: true, size: 2 },
+        { type: 'line' },
+        ...lines.map((l) => {
+          const [left, right] = l.split('|');
+          return { type: 'pair', left, right };
+        }),
+        { type: 'line' },
+        { type: 'qr', value: `https://boulangerie.example/r/${order}` },
+        { type: 'cut' },
+      ],
+    },
+  });
+  await call('POST', `/orgs/${orgId}/jobs?mode=test`, receipt(['1 x Pain|1,20 €'], '1040'));
+  await call(
+    'POST',
+    `/orgs/${orgId}/jobs?mode=test`,
+    receipt(['1 x Tarte|9,00 €'], '1041', noPaper.id),
+  );
+  const shown = await call(
+    'POST',
+    `/orgs/${orgId}/jobs?mode=test`,
+    receipt(['2 x Croissant|2,60 €', '1 x Café crème|2,50 €', 'TOTAL|5,10 €'], '1042'),
+  );
+  await call('POST', `/orgs/${orgId}/jobs?mode=test`, {
+    type: 'zpl',
+    printerId: sandbox.find((p) => p.kind === 'label')!.id,
+    metadata: { order: '1043' },
+    data: '^XA\n^CF0,40\n^FO40,40^FDBoulangerie Marie^FS\n^FO40,100^BCN,60,Y,N,N^FD1043^FS\n^XZ',
+  });
 
   const shots: {
     name: string;
@@ -96,6 +178,37 @@ try {
         await p.getByRole('button', { name: /./ }).filter({ hasText: /API/ }).first().click();
       },
     },
+    { name: 'overview-test', path: `${org}?mode=test`, signedIn: true },
+    { name: 'jobs', path: `${org}/jobs?mode=test`, signedIn: true },
+    {
+      name: 'job',
+      path: `${org}/jobs/${shown.id}?mode=test`,
+      signedIn: true,
+      then: async (p) => {
+        await p.locator('.preview img').waitFor();
+        await p.locator('ol.code-lines').waitFor();
+      },
+    },
+    {
+      name: 'jobs-new',
+      path: `${org}/jobs`,
+      signedIn: true,
+      then: async (p) => {
+        await p.locator('.toolbar button').click();
+        await p.locator('dialog textarea').first().waitFor();
+      },
+    },
+    { name: 'printers', path: `${org}/printers`, signedIn: true },
+    {
+      name: 'printers-edit',
+      path: `${org}/printers`,
+      signedIn: true,
+      then: async (p) => {
+        await p.locator('.printer-card .actions button').first().click();
+        await p.locator('dialog select').first().waitFor();
+      },
+    },
+    { name: 'printers-test', path: `${org}/printers?mode=test`, signedIn: true },
     { name: 'settings', path: `${org}/settings`, signedIn: true },
     { name: 'billing', path: `${org}/billing`, signedIn: true },
     {
@@ -140,5 +253,7 @@ try {
   }
   console.log(`screenshots in ${out}`);
 } finally {
+  await agent?.kill();
   await world.stop();
+  await printer.stop();
 }

@@ -16,6 +16,7 @@ import {
 } from 'react-router';
 import { useOrgs } from './data';
 import { LanguageSwitcher } from './language';
+import { useLive, type LiveStatus } from './live';
 import { logout, onSignOut, useSession } from './session';
 
 export type Mode = 'live' | 'test';
@@ -146,6 +147,32 @@ function OrgNav({ orgId, onNavigate }: { orgId: string; onNavigate: () => void }
   );
 }
 
+/** The live channel's state in a word and a dot (never by colour alone). */
+function LiveMark({ status }: { status: LiveStatus }) {
+  const { t } = useTranslation();
+  if (status === 'off') return null;
+  return (
+    <span
+      className={`live-mark live-${status}`}
+      role="status"
+      title={status === 'live' ? t('live.liveHint') : t('live.reconnectingHint')}
+    >
+      <svg aria-hidden="true" width="10" height="10" viewBox="0 0 10 10">
+        {status === 'live' ? (
+          <circle cx="5" cy="5" r="4" />
+        ) : (
+          <circle cx="5" cy="5" r="3.5" fill="none" strokeWidth="1.5" />
+        )}
+      </svg>
+      {status === 'live'
+        ? t('live.live')
+        : status === 'connecting'
+          ? t('live.connecting')
+          : t('live.reconnecting')}
+    </span>
+  );
+}
+
 /** The organization last shown: the account page keeps it in the switcher and the navigation. */
 let lastOrgId: string | undefined;
 onSignOut(() => (lastOrgId = undefined));
@@ -158,6 +185,7 @@ export function Frame({ children }: { children?: ReactNode }) {
   // A page of no organization (the account) shows the last one, else the first.
   const orgId = params.orgId ?? lastOrgId ?? orgs.data?.data[0]?.id;
   const [mode] = useMode();
+  const live = useLive(params.orgId, mode);
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
   useEffect(() => setMenuOpen(false), [pathname]);
@@ -181,6 +209,7 @@ export function Frame({ children }: { children?: ReactNode }) {
         </Link>
         <OrgSwitcher orgId={orgId} />
         {params.orgId && <ModeSwitch />}
+        {params.orgId && <LiveMark status={live} />}
         <LanguageSwitcher />
         <UserMenu />
       </header>

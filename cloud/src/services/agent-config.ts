@@ -168,9 +168,20 @@ export function printersConfig(printers: Printer[]): AgentConfig['printers'] {
     agentPrinterId: p.agentPrinterId,
     printerId: p.id,
     isDefault: p.isDefault,
-    defaults: {
-      ...(p.paper === '58mm' || p.paper === '80mm' ? { paper: p.paper } : {}),
-      ...(p.codepage ? { codepage: p.codepage } : {}),
-    },
+    defaults: printerDefaults(p),
   }));
+}
+
+/**
+ * A printer's defaults: those set in the dashboard, else what its agent reported (an agent's
+ * own values go back to it unchanged).
+ */
+export function printerDefaults(p: Printer): AgentConfig['printers'][number]['defaults'] {
+  const paper = p.settings.paper ?? p.paper;
+  const codepage = p.settings.codepage ?? p.codepage;
+  return {
+    ...(paper === '58mm' || paper === '80mm' ? { paper } : {}),
+    ...(codepage ? { codepage } : {}),
+    ...(p.settings.cut ? { cut: p.settings.cut } : {}),
+  };
 }

@@ -368,6 +368,17 @@ export class JobService {
   }
 
   /**
+   * What a job was asked to print, as stored (the dashboard's job page shows it): JOB_NOT_FOUND
+   * for no job, NOT_FOUND once the content is deleted (retention).
+   */
+  async content(ctx: JobContext, id: string): Promise<{ job: Job; content: Buffer }> {
+    const job = await this.get(ctx, id);
+    const stored = await this.deps.store.jobs.getContent(ctx.organization.id, ctx.mode, id);
+    if (!stored) throw new PrintwireError('NOT_FOUND', `job ${id}'s content is no longer retained`);
+    return { job, content: Buffer.from(stored.content) };
+  }
+
+  /**
    * The PNG the virtual printer drew of a sandbox job: drawn on first request from the bytes it
    * printed, then kept with the content (and deleted with it). JOB_NOT_FOUND for no job;
    * NOT_FOUND for live jobs, types without a preview, and deleted content.

@@ -209,18 +209,20 @@ export class DevicesRepository {
       const seen = new Set<string>();
       for (const p of printers) {
         seen.add(p.agentPrinterId);
+        const old = byAgentId.get(p.agentPrinterId);
+        // The alias and default set in the dashboard win over the agent's.
+        const set = old ? toPrinter(old).settings : {};
         const fields = {
           name: p.name,
-          alias: p.alias,
+          alias: set.alias !== undefined ? set.alias : p.alias,
           connection: p.connection,
           kind: p.kind,
           paper: p.paper,
           codepage: p.codepage,
           capabilities: JSON.stringify(p.capabilities),
-          isDefault: p.isDefault ? 1 : 0,
+          isDefault: (set.isDefault ?? p.isDefault) ? 1 : 0,
           status: p.status,
         };
-        const old = byAgentId.get(p.agentPrinterId);
         if (old) {
           const lastStatusAt = old.status === p.status ? old.lastStatusAt : now;
           await trx

@@ -9,7 +9,21 @@ import { PreparedCache, slot } from './prepared.js';
 import type { Database, PrintersTable } from './schema.js';
 import { toDevice, toPrinter } from './rows.js';
 import type { WriteFn } from './organizations.js';
-import type { Device, Page, PageQuery, Printer } from './types.js';
+import type { Device, Page, PageQuery, Printer, PrinterSettings } from './types.js';
+
+/**
+ * A change the dashboard makes to a printer: `defaults` fields set to null are removed (the
+ * agent's own value applies again); absent fields stay as they are.
+ */
+export interface PrinterSettingsPatch {
+  alias?: string | null;
+  isDefault?: boolean;
+  defaults?: {
+    paper?: string | null;
+    codepage?: string | null;
+    cut?: 'full' | 'partial' | 'none' | null;
+  };
+}
 
 export interface Visibility {
   includeSandbox: boolean;
@@ -269,5 +283,89 @@ export class InventoryRepository {
         .where('id', '=', deviceId)
         .execute(),
     );
+  }
+
+  /** How many of the organization's printers are in each status (the dashboard's Overview). */
+  async countPrintersByStatus(
+    organizationId: string,
+    v: Visibility,
+  ): Promise<Record<string, number>> {
+    let q = this.read
+      .selectFrom('printers')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('organizationId', '=', organizationId);
+    if (!v.includeSandbox) q = q.where('sandbox', '=', 0);
+    const rows = await q.groupBy('status').execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+  }
+
+  /**
+   * Applies the dashboard's change to a printer, in one transaction: a printer made the default
+   * is the organization's only one (the others are set not to be). Undefined for no such printer;
+   * sandbox printers are not changed (undefined as well).
+   */
+  async updatePrinterSettings(
+    organizationId: string,
+    printerId: string,
+    patch: PrinterSettingsPatch,
+  ): Promise<Printer | undefined> {
+    return this.write(async (trx) => {
+      const row = await trx
+        .selectFrom('printers')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('id', '=', printerId)
+        .where('sandbox', '=', 0)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const settings: PrinterSettings = { ...toPrinter(row).settings };
+      const set: { alias?: string | null; isDefault?: number } = {};
+      if (patch.alias !== undefined) {
+        settings.alias = patch.alias;
+        set.alias = patch.alias;
+      }
+      if (patch.isDefault !== undefined) {
+        settings.isDefault = patch.isDefault;
+        set.isDefault = patch.isDefault ? 1 : 0;
+      }
+      for (const key of ['paper', 'codepage', 'cut'] as const) {
+        const value = patch.defaults?.[key];
+        if (value === null) delete settings[key];
+        else if (value !== undefined) (settings as Record<string, string>)[key] = value;
+      }
+      if (patch.isDefault === true) {
+        const others = await trx
+          .selectFrom('printers')
+          .select(['id', 'settings'])
+          .where('organizationId', '=', organizationId)
+          .where('sandbox', '=', 0)
+          .where('id', '!=', printerId)
+          .where('isDefault', '=', 1)
+          .execute();
+        for (const other of others) {
+          const s = toPrinterSettings(other.settings);
+          await trx
+            .updateTable('printers')
+            .set({ isDefault: 0, settings: JSON.stringify({ ...s, isDefault: false }) })
+            .where('id', '=', other.id)
+            .execute();
+        }
+      }
+      const settingsJson = JSON.stringify(settings);
+      await trx
+        .updateTable('printers')
+        .set({ ...set, settings: settingsJson })
+        .where('id', '=', printerId)
+        .execute();
+      return toPrinter({ ...row, ...set, settings: settingsJson });
+    });
+  }
+}
+
+function toPrinterSettings(json: string): PrinterSettings {
+  try {
+    return JSON.parse(json) as PrinterSettings;
+  } catch {
+    return {};
   }
 }

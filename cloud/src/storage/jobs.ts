@@ -671,6 +671,28 @@ export class JobsRepository {
     return toPage(rows, page.limit, (row) => toListedJob(row, organizationId));
   }
 
+  /**
+   * How many of the organization's jobs of `mode` created at or after `since` are in each state
+   * (the dashboard's Overview): one range of the jobs_list index.
+   */
+  async countByState(
+    organizationId: string,
+    mode: Mode,
+    since: number,
+  ): Promise<Partial<Record<JobState, number>>> {
+    const rows = await this.read
+      .selectFrom('jobs')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('organizationId', '=', organizationId)
+      .where('mode', '=', mode)
+      .where('createdAt', '>=', since)
+      .groupBy('state')
+      .execute();
+    const counts: Partial<Record<JobState, number>> = {};
+    for (const r of rows) counts[r.state as JobState] = Number(r.count);
+    return counts;
+  }
+
   async getContent(
     organizationId: string,
     mode: Mode,

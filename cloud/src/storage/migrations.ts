@@ -11,6 +11,7 @@ import { webhookOutboxMigration } from './migrations/0005-webhook-outbox.js';
 import { mailOutboxMigration } from './migrations/0006-mail-outbox.js';
 import { accountMailMigration } from './migrations/0007-account-mail.js';
 import { localModeMigration } from './migrations/0008-local-mode.js';
+import { printerSettingsMigration } from './migrations/0009-printer-settings.js';
 import type { Dialect } from './dialect.js';
 
 // Still exported here for the modules that import it from the migrations.
@@ -312,6 +313,7 @@ class InCodeMigrations implements MigrationProvider {
       '0006_mail_outbox': mailOutboxMigration(),
       '0007_account_mail': accountMailMigration(this.dialect),
       '0008_local_mode': localModeMigration(),
+      '0009_printer_settings': printerSettingsMigration(),
     };
   }
 }

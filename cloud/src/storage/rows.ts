@@ -20,6 +20,7 @@ import type {
   Organization,
   Plan,
   Printer,
+  PrinterSettings,
   Scope,
   Template,
   User,
@@ -93,7 +94,10 @@ export function toDevice(row: Selectable<DevicesTable>): Device {
   };
 }
 
-export function toPrinter(row: Selectable<PrintersTable>): Printer {
+/** A printer row; `settings` may be absent from a row built in code (a new printer: none). */
+export type PrinterRow = Omit<Selectable<PrintersTable>, 'settings'> & { settings?: string };
+
+export function toPrinter(row: PrinterRow): Printer {
   return {
     id: row.id,
     organizationId: row.organizationId,
@@ -112,6 +116,7 @@ export function toPrinter(row: Selectable<PrintersTable>): Printer {
     sandbox: Number(row.sandbox) === 1,
     lastStatusAt: row.lastStatusAt === null ? null : Number(row.lastStatusAt),
     createdAt: Number(row.createdAt),
+    settings: parseJson<PrinterSettings>(row.settings ?? '{}', {}),
   };
 }
 

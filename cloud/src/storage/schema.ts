@@ -103,6 +103,8 @@ export interface PrintersTable {
   sandbox: number;
   lastStatusAt: number | null;
   createdAt: number;
+  /** JSON: what the dashboard set (PrinterSettings); '{}' by default. */
+  settings: Generated<string>;
 }
 
 export interface JobsTable {

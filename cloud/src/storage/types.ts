@@ -98,6 +98,20 @@ export interface Printer {
   sandbox: boolean;
   lastStatusAt: number | null;
   createdAt: number;
+  /** What the dashboard set on the printer (its alias and default win over the agent's). */
+  settings: PrinterSettings;
+}
+
+/**
+ * A printer's settings made in the dashboard. `alias` and `isDefault`, when present, replace
+ * what the agent reports; paper, codepage and cut are the defaults pushed to the agent.
+ */
+export interface PrinterSettings {
+  alias?: string | null;
+  isDefault?: boolean;
+  paper?: string;
+  codepage?: string;
+  cut?: 'full' | 'partial' | 'none';
 }
 
 export interface JobEvent {

@@ -10,9 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { createApp, type Mailer } from '../app.js';
+import { createApp, type CloudApp, type Mailer } from '../app.js';
 import { MemoryBus, MemoryCache } from '../cache/memory.js';
-import type { CacheStore } from '../cache/types.js';
+import type { CacheStore, EventBus } from '../cache/types.js';
+import type { EventStreamOptions } from '../http/dashboard/event-routes.js';
 import { defaultConfig } from '../config.js';
 import { ManualClock } from '../lib/clock.js';
 import { createMailer, linksInEml } from '../mail/mailer.js';
@@ -45,6 +46,10 @@ export interface Person {
 export interface DashboardHarness {
   url: string;
   store: Store;
+  /** The app itself (its job service, live channel, bus side). */
+  cloud: CloudApp;
+  /** The app's event bus. */
+  bus: EventBus;
   /** Sends the mail outbox's due e-mails (`mails()` does it first). */
   sendMail(): Promise<void>;
   clock: ManualClock;
@@ -83,18 +88,28 @@ export async function startDashboard(
     cache?: CacheStore;
     /** Wraps the mailer that writes the .eml files (a mail server that is down, say). */
     mailer?: (files: Mailer) => Mailer;
+    /** Another instance's store (two instances over one database); the caller closes it. */
+    store?: Store;
+    /** The event bus (a Redis bus for two instances); default in-process. The caller closes it. */
+    bus?: EventBus;
+    /** The dashboard event stream's intervals. */
+    events?: Partial<EventStreamOptions>;
   } = {},
 ): Promise<DashboardHarness> {
-  const { store, cleanup } = await openTestStore(options.kind ?? 'sqlite');
+  const { store, cleanup } = options.store
+    ? { store: options.store, cleanup: () => Promise.resolve() }
+    : await openTestStore(options.kind ?? 'sqlite');
   const dataDir = await mkdtemp(join(tmpdir(), 'pw-dashboard-'));
   const clock = new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
   const publicUrl = options.publicUrl ?? 'https://print.example.com';
   const config = defaultConfig({ port: 0, logLevel: 'silent', dataDir, publicUrl });
+  const bus = options.bus ?? new MemoryBus();
   const cloud = createApp({
     store,
     cache: options.cache ?? new MemoryCache(),
-    bus: new MemoryBus(),
+    bus,
     clock,
+    ...(options.events ? { events: options.events } : {}),
     logger: pino({ level: 'silent' }),
     config,
     ...(options.mailer
@@ -176,6 +191,8 @@ export async function startDashboard(
   return {
     url,
     store,
+    cloud,
+    bus,
     async sendMail() {
       await cloud.webhooks.mail?.drain();
     },
@@ -200,6 +217,7 @@ export async function startDashboard(
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await cloud.live.close();
       await cleanup();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -2,9 +2,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { api, data, type Organization } from '../api/client';
-import { keys, queryClient, useAccess, useBilling, useCan, useOrg, useOrgs } from '../data';
+import { keys, queryClient, useCan, useOrg, useOrgs } from '../data';
 import { i18n } from '../i18n';
 import {
   Button,
@@ -19,7 +19,6 @@ import {
   SelectField,
   fieldError,
 } from '../ui';
-import { Usage } from './billing';
 
 type Locale = 'en' | 'fr' | 'ht';
 const LOCALES: Locale[] = ['en', 'fr', 'ht'];
@@ -105,43 +104,6 @@ function LocaleSelect({
         </option>
       ))}
     </SelectField>
-  );
-}
-
-export function Overview() {
-  const { t } = useTranslation();
-  const orgId = useOrgId();
-  const org = useOrg(orgId);
-  const access = useAccess(orgId);
-  const billing = useBilling(orgId);
-  if (org.isError && !org.data)
-    return <LoadError error={org.error} onRetry={() => void org.refetch()} />;
-  if (!org.data) return <Loading />;
-  return (
-    <LastData query={org}>
-      <section>
-        <PageTitle
-          lead={
-            access.data ? t('overview.role', { role: t(`roles.${access.data.role}`) }) : undefined
-          }
-        >
-          {org.data.name}
-        </PageTitle>
-        {billing.data && <Usage billing={billing.data} />}
-        <h2>{t('overview.next')}</h2>
-        <ul className="next-steps">
-          <li>
-            <Link to={`/o/${orgId}/developers`}>{t('overview.keys')}</Link>
-          </li>
-          <li>
-            <Link to={`/o/${orgId}/members`}>{t('overview.members')}</Link>
-          </li>
-          <li>
-            <Link to={`/o/${orgId}/settings`}>{t('overview.settings')}</Link>
-          </li>
-        </ul>
-      </section>
-    </LastData>
   );
 }
 

@@ -12,6 +12,11 @@ import type { ConfigNotifier } from '../../services/agent-config.js';
 import type { Store } from '../../storage/store.js';
 import { authOperations, authRoutes } from './auth-routes.js';
 import { deviceOperations, deviceRoutes, type DeviceRevoker } from './device-routes.js';
+import { eventOperations, eventRoutes, type EventStreamOptions } from './event-routes.js';
+import { jobDashboardOperations, jobDashboardRoutes } from './job-routes.js';
+import { printerOperations, printerRoutes } from './printer-routes.js';
+import type { JobService } from '../../services/jobs.js';
+import type { LiveEvents } from '../../services/live-events.js';
 import { orgOperations, orgRoutes } from './org-routes.js';
 import { signingKeyOperations, signingKeyRoutes } from './signing-key-routes.js';
 import { templateOperations, templateRoutes } from './template-routes.js';
@@ -22,6 +27,9 @@ export const DASHBOARD_OPERATIONS: Operation[] = [
   ...Object.values(signingKeyOperations),
   ...Object.values(deviceOperations),
   ...Object.values(templateOperations),
+  ...Object.values(jobDashboardOperations),
+  ...Object.values(printerOperations),
+  ...Object.values(eventOperations),
 ];
 
 export interface DashboardDeps {
@@ -37,6 +45,14 @@ export interface DashboardDeps {
   agentConfig?: ConfigNotifier;
   /** The gateway side of deactivation (DeviceService): revokes the token, closes the socket. */
   devices?: DeviceRevoker;
+  /** The /v1 job service: the dashboard's jobs go through it. */
+  jobs: JobService;
+  /** The live channel's side of the bus (GET /orgs/{orgId}/events). */
+  live: LiveEvents;
+  /** Page size of lists when `limit` is not given. */
+  defaultPageSize: number;
+  /** The event stream's heartbeat and session checks. */
+  events?: Partial<EventStreamOptions>;
   lifetimes?: Partial<AccountLifetimes>;
   accountThrottle?: ThrottleOptions;
   addressThrottle?: ThrottleOptions;
@@ -57,6 +73,26 @@ export function dashboardRoutes(deps: DashboardDeps): {
       signingKeyRoutes({ store: deps.store, clock: deps.clock, accounts, agents }),
       deviceRoutes({ store: deps.store, accounts, revoker: deps.devices }),
       templateRoutes({ store: deps.store, clock: deps.clock, accounts, agents }),
+      jobDashboardRoutes({
+        store: deps.store,
+        accounts,
+        jobs: deps.jobs,
+        defaultPageSize: deps.defaultPageSize,
+      }),
+      printerRoutes({
+        store: deps.store,
+        accounts,
+        jobs: deps.jobs,
+        agents,
+        clockNow: () => deps.clock.now(),
+        defaultPageSize: deps.defaultPageSize,
+      }),
+      eventRoutes({
+        store: deps.store,
+        accounts,
+        live: deps.live,
+        ...(deps.events ? { options: deps.events } : {}),
+      }),
     ],
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The one table of what each organization role may do (../shared/CONTRACT.md "Roles"): owner
  * everything; admin everything but deleting the organization and making or unmaking owners;
- * developer API keys, signing keys, activation codes, templates, webhooks, jobs and devices; viewer read only.
+ * developer API keys, signing keys, activation codes, templates, webhooks, jobs, devices and
+ * their printers; viewer read only.
  * Every dashboard route names the permission it needs and is checked against this table.
  */
 import type { Role } from '../../storage/accounts.js';
@@ -28,7 +29,10 @@ export const PERMISSIONS = [
   'templates:read',
   'templates:write',
   'webhooks:write',
+  'jobs:read',
   'jobs:write',
+  'printers:read',
+  'printers:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -46,6 +50,7 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
     'webhooks:write',
     'jobs:write',
     'devices:write',
+    'printers:write',
   ]),
   viewer: new Set(READ),
 };

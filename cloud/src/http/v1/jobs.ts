@@ -116,7 +116,7 @@ export const jobOperations = {
 } satisfies Record<string, Operation>;
 
 /** `metadata.<key>=<value>` query parameters, validated like job metadata. */
-function metadataFilter(query: Record<string, unknown>): Record<string, string> | undefined {
+export function metadataFilter(query: Record<string, unknown>): Record<string, string> | undefined {
   const pairs: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     if (name.startsWith('metadata.')) pairs[name.slice('metadata.'.length)] = value;

@@ -1,0 +1,273 @@
+/**
+ * One job (`/o/org_…/jobs/job_…`): its state and why, its timeline (each change with its time and
+ * error code in words), its metadata, what it was asked to print while that is retained, the
+ * sandbox's picture, and Cancel / Reprint with their real outcomes (a 409 said in words).
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../api/client';
+import { useCan } from '../../data';
+import { useMode, type Mode } from '../../frame';
+import { formatDate, formatRelative } from '../../i18n';
+import { Button, Dialog, LastData, LoadError, Loading, PageTitle } from '../../ui';
+import { useOrgId } from '../organization';
+import { usePrinters } from '../printers/data';
+import { JobStateBadge, errorWords } from '../printers/status';
+import { ContentView, Preview } from './content';
+import { FINISHED, useJob, useJobAction, useJobContent, useJobPreview, type Job } from './data';
+
+function When({ iso }: { iso: string | null | undefined }) {
+  if (!iso) return <>—</>;
+  return (
+    <>
+      <time dateTime={iso}>{formatDate(iso, true)}</time>{' '}
+      <span className="hint">({formatRelative(iso)})</span>
+    </>
+  );
+}
+
+export function JobPage() {
+  const { t } = useTranslation();
+  const orgId = useOrgId();
+  const jobId = useParams().jobId ?? '';
+  const [mode] = useMode();
+  const job = useJob(orgId, mode, jobId);
+  if (job.isError && !job.data) {
+    if (job.error instanceof ApiError && job.error.status === 404) {
+      return (
+        <section>
+          <PageTitle lead={t('jobs.job.notFound')}>{jobId}</PageTitle>
+          <Link to={`/o/${orgId}/jobs${mode === 'test' ? '?mode=test' : ''}`}>
+            {t('jobs.job.back')}
+          </Link>
+        </section>
+      );
+    }
+    return <LoadError error={job.error} onRetry={() => void job.refetch()} />;
+  }
+  if (!job.data) return <Loading />;
+  return (
+    <LastData query={job}>
+      <JobView orgId={orgId} mode={mode} job={job.data} />
+    </LastData>
+  );
+}
+
+function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) {
+  const { t } = useTranslation();
+  const printers = usePrinters(orgId, mode);
+  const printer = printers.data?.data.find((p) => p.id === job.printerId);
+  const content = useJobContent(orgId, mode, job);
+  const preview = useJobPreview(orgId, mode, job);
+  const metadata = Object.entries(job.metadata);
+  const back = `/o/${orgId}/jobs${mode === 'test' ? '?mode=test' : ''}`;
+  return (
+    <section className="job-page">
+      <p>
+        <Link to={back}>{t('jobs.job.back')}</Link>
+      </p>
+      <PageTitle>{t('jobs.job.title', { id: job.id })}</PageTitle>
+      <div className="job-state">
+        <JobStateBadge state={job.state} />
+        {job.errorCode && (
+          <p className="why-block" role={job.state === 'failed' ? 'alert' : undefined}>
+            {errorWords(job.errorCode)}
+            {job.errorMessage && <span className="hint"> ({job.errorMessage})</span>}
+          </p>
+        )}
+      </div>
+      <Actions orgId={orgId} mode={mode} job={job} />
+
+      <h2>{t('jobs.job.details')}</h2>
+      <dl className="facts">
+        <dt>{t('jobs.columns.type')}</dt>
+        <dd>{job.type}</dd>
+        <dt>{t('jobs.columns.printer')}</dt>
+        <dd>
+          {printer ? (
+            <Link to={`/o/${orgId}/printers${mode === 'test' ? '?mode=test' : ''}`}>
+              {printer.alias ?? printer.name}
+            </Link>
+          ) : (
+            (job.printerId ?? '—')
+          )}
+        </dd>
+        <dt>{t('jobs.job.device')}</dt>
+        <dd>{printer?.device?.name ?? job.deviceId ?? '—'}</dd>
+        <dt>{t('jobs.job.source')}</dt>
+        <dd>{t(`jobs.job.sources.${job.source}`)}</dd>
+        <dt>{t('jobs.job.attempt')}</dt>
+        <dd>{job.attempt}</dd>
+        <dt>{t('jobs.columns.created')}</dt>
+        <dd>
+          <When iso={job.createdAt} />
+        </dd>
+        <dt>{t('jobs.job.printedAt')}</dt>
+        <dd>
+          <When iso={job.printedAt} />
+        </dd>
+        <dt>{t('jobs.job.expiresAt')}</dt>
+        <dd>
+          <When iso={job.expiresAt} />
+        </dd>
+        {job.idempotencyKey && (
+          <>
+            <dt>{t('jobs.job.idempotencyKey')}</dt>
+            <dd>
+              <code>{job.idempotencyKey}</code>
+            </dd>
+          </>
+        )}
+      </dl>
+
+      <h2>{t('jobs.job.timeline')}</h2>
+      <ol className="timeline">
+        {(job.events ?? []).map((e, i) => (
+          <li key={`${e.at}-${i}`}>
+            <time dateTime={e.at}>{formatDate(e.at, true)}</time>
+            <JobStateBadge state={e.state} />
+            {e.errorCode && (
+              <span className="why">
+                {errorWords(e.errorCode)} <code>{e.errorCode}</code>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+
+      <h2>{t('jobs.job.metadata')}</h2>
+      {metadata.length === 0 ? (
+        <p className="hint">{t('jobs.job.noMetadata')}</p>
+      ) : (
+        <dl className="facts">
+          {metadata.map(([k, v]) => (
+            <div key={k} className="fact">
+              <dt>
+                <code>{k}</code>
+              </dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+
+      {job.hasPreview && (
+        <>
+          <h2>{t('jobs.preview.title')}</h2>
+          <p className="hint">{t('jobs.preview.lead')}</p>
+          {preview.data ? (
+            <Preview src={preview.data} alt={t('jobs.preview.alt', { id: job.id })} />
+          ) : preview.isError ? (
+            <LoadError error={preview.error} onRetry={() => void preview.refetch()} />
+          ) : (
+            <Loading />
+          )}
+        </>
+      )}
+
+      <h2>{t('jobs.content.title')}</h2>
+      {!job.contentRetained ? (
+        <p className="hint">{t('jobs.content.gone')}</p>
+      ) : content.data ? (
+        <ContentView type={job.type} content={content.data} />
+      ) : content.isError ? (
+        content.error instanceof ApiError && content.error.status === 404 ? (
+          <p className="hint">{t('jobs.content.gone')}</p>
+        ) : (
+          <LoadError error={content.error} onRetry={() => void content.refetch()} />
+        )
+      ) : (
+        <Loading />
+      )}
+    </section>
+  );
+}
+
+/** The words of a refused action: the 409s explained, else the API's message. */
+function refusal(error: unknown, action: 'cancel' | 'reprint'): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'JOB_ALREADY_FINISHED') return 'jobs.actions.alreadyFinished';
+    if (error.code === 'CONFLICT') {
+      if (action === 'reprint') return 'jobs.actions.contentGone';
+      return /locally|local/.test(error.message)
+        ? 'jobs.actions.localJob'
+        : 'jobs.actions.beingSent';
+    }
+    if (error.code === 'LICENSE_LIMIT') return 'jobs.actions.quota';
+    if (error.code === 'FORBIDDEN') return 'jobs.actions.forbidden';
+    if (error.status < 500) return 'jobs.actions.refused';
+  }
+  return error instanceof ApiError ? 'errors.server' : 'errors.connection';
+}
+
+function Actions({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const canWrite = useCan(orgId, 'jobs:write');
+  const { cancel, reprint } = useJobAction(orgId, mode, job.id);
+  const [asking, setAsking] = useState(false);
+  if (!canWrite) return null;
+  const finished = FINISHED.includes(job.state);
+  const error = cancel.error ?? reprint.error;
+  const refused = cancel.error
+    ? refusal(cancel.error, 'cancel')
+    : refusal(reprint.error, 'reprint');
+  return (
+    <div className="actions job-actions">
+      {!finished && (
+        <Button variant="danger" busy={cancel.isPending} onClick={() => setAsking(true)}>
+          {t('jobs.actions.cancel')}
+        </Button>
+      )}
+      {job.contentRetained && (
+        <Button
+          variant="secondary"
+          busy={reprint.isPending}
+          onClick={() => {
+            cancel.reset();
+            reprint.mutate(undefined, {
+              onSuccess: (copy) =>
+                void navigate(`/o/${orgId}/jobs/${copy.id}${mode === 'test' ? '?mode=test' : ''}`),
+            });
+          }}
+        >
+          {t('jobs.actions.reprint')}
+        </Button>
+      )}
+      {error ? (
+        <p className="form-error" role="alert">
+          {t(refused, { message: error instanceof Error ? error.message : '' })}
+        </p>
+      ) : null}
+      {cancel.isSuccess && (
+        <p className="hint" role="status">
+          {t('jobs.actions.cancelled')}
+        </p>
+      )}
+      {asking && (
+        <Dialog
+          title={t('jobs.actions.confirmTitle', { id: job.id })}
+          onClose={() => setAsking(false)}
+        >
+          <p>{t('jobs.actions.confirmText')}</p>
+          <div className="actions">
+            <Button
+              variant="danger"
+              onClick={() => {
+                setAsking(false);
+                reprint.reset();
+                cancel.mutate();
+              }}
+            >
+              {t('jobs.actions.confirm')}
+            </Button>
+            <Button variant="secondary" onClick={() => setAsking(false)}>
+              {t('jobs.actions.keep')}
+            </Button>
+          </div>
+        </Dialog>
+      )}
+    </div>
+  );
+}
