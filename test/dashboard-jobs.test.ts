@@ -197,6 +197,81 @@ describe('the live dashboard with a real agent and printer', () => {
     await assertAccessible(page, 'job page');
   });
 
+  test('a viewer reads jobs and printers but is offered no action', async () => {
+    const viewer = {
+      name: 'Paul Viewer',
+      email: 'paul@live.example',
+      password: 'a long viewer password',
+    };
+    await verifiedAccount(world, viewer);
+    const tokenOf = async (who: { email: string; password: string }) => {
+      const res = await fetch(`${world.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: who.email, password: who.password }),
+      });
+      return ((await res.json()) as { accessToken: string }).accessToken;
+    };
+    const invited = await api(await tokenOf(OWNER), 'POST', `/orgs/${orgId}/invitations`, {
+      email: viewer.email,
+      role: 'viewer',
+    });
+    assert.equal(invited.status, 201, JSON.stringify(invited.body));
+    const link = await world.mailLink(viewer.email, '/invitations/accept?token=');
+    const token = new URL(link).searchParams.get('token');
+    const accepted = await api(await tokenOf(viewer), 'POST', '/invitations/accept', { token });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+
+    const { page: seen, problems: p } = await world.page();
+    problems.push(p);
+    await seen.goto('/login');
+    await logIn(seen, viewer);
+    await seen.getByRole('heading', { name: 'Boulangerie Live' }).waitFor();
+    await seen.goto(`/o/${orgId}/jobs`);
+    await seen.getByRole('link', { name: /^job_/ }).first().waitFor();
+    assert.equal(await seen.getByRole('button', { name: 'New job' }).count(), 0);
+    await seen.getByRole('link', { name: /^job_/ }).first().click();
+    await seen.getByRole('heading', { name: 'Timeline' }).waitFor();
+    assert.equal(await seen.getByRole('button', { name: 'Print again' }).count(), 0);
+    await seen.goto(`/o/${orgId}/printers`);
+    await seen.getByRole('heading', { name: 'Counter' }).waitFor();
+    assert.equal(await seen.getByRole('button', { name: /Edit|test/ }).count(), 0);
+    await seen.context().close();
+  });
+
+  test('a lost live channel says Reconnecting, then Live again, and the page catches up', async () => {
+    const { page: p, problems: pp } = await world.page();
+    problems.push(pp);
+    await p.goto('/login');
+    await logIn(p, OWNER);
+    await p.getByRole('heading', { name: 'Boulangerie Live' }).waitFor();
+    await p.goto(`/o/${orgId}/jobs`);
+    const mark = p.locator('.live-mark');
+    await mark.getByText('Live', { exact: true }).waitFor();
+    // The stream is cut and refused for a while: the mark says so; a job created meanwhile is
+    // missed by the channel, and shows once the channel is back.
+    await p.route('**/events?**', (route) => route.abort());
+    await p.goto(`/o/${orgId}/jobs`);
+    await mark.getByText('Reconnecting…').waitFor();
+    const token = await fetch(`${world.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+    }).then(async (r) => ((await r.json()) as { accessToken: string }).accessToken);
+    const printers = await api(token, 'GET', `/orgs/${orgId}/printers`);
+    const missed = await api(token, 'POST', `/orgs/${orgId}/jobs`, {
+      printerId: printers.body.data[0].id,
+      type: 'text',
+      data: 'missed\n',
+      metadata: { missed: 'yes' },
+    });
+    assert.equal(missed.status, 201);
+    await p.unroute('**/events?**');
+    await mark.getByText('Live', { exact: true }).waitFor({ timeout: 15_000 });
+    await p.getByRole('row').filter({ hasText: 'missed=yes' }).waitFor();
+    await p.context().close();
+  });
+
   test('the live pages do not scroll sideways at 375 px and pass axe there', async () => {
     const { page: phone, problems: p } = await world.page({ viewport: PHONE });
     problems.push(p);

@@ -150,7 +150,8 @@ function connect(orgId: string, mode: 'live' | 'test'): Channel {
     const es = new EventSource(url);
     source = es;
     es.addEventListener('ready', () => {
-      if (everReady) for (const r of LIVE_RESOURCES) invalidate(r);
+      // Events are not replayed: after a cut (or a first connection that failed), ask again.
+      if (everReady || failures > 0) for (const r of LIVE_RESOURCES) invalidate(r);
       everReady = true;
       failures = 0;
       setStatus(c, 'live');
