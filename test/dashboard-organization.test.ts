@@ -65,7 +65,9 @@ describe('the dashboard’s organization pages in a browser', () => {
     assert.equal(refused.status, 401);
 
     await owner.getByRole('switch', { name: 'Test mode' }).uncheck();
-    assert.equal(await owner.getByText('Test data:', { exact: false }).count(), 0);
+    // Back to live data: the band goes once the page shows them.
+    await owner.getByText('Test data:', { exact: false }).waitFor({ state: 'detached' });
+    await owner.getByText('No live key yet.', { exact: false }).waitFor();
   });
 
   test('local mode: a signing key is created with its private key shown once, then revoked; allowed origins are checked line by line and saved', async () => {

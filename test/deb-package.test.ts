@@ -7,7 +7,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createInterface } from 'node:readline';
 import { freePort } from './e2e-support.js';
 import { fileURLToPath } from 'node:url';
@@ -188,7 +196,10 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
     assert.equal(address?.code, 0, address?.stderr);
     assert.equal(page?.status, 200, 'the window is built into the package');
     assert.match(page?.headers.get('content-type') ?? '', /text\/html/);
-    assert.ok(existsSync('/var/lib/printwire/queue.db'), 'the queue is in the data folder');
+    assert.ok(
+      existsSync('/var/lib/printwire/queue.db'),
+      `the queue is in the data folder (it holds: ${readdirSync('/var/lib/printwire').join(', ')}; the agent said: ${stderr})`,
+    );
     assert.ok(existsSync('/var/lib/printwire/logs/agent.1.log'), 'the log is in the data folder');
 
     // The support zip, made by the packaged agent as its user.
