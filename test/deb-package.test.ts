@@ -20,6 +20,9 @@ import { createInterface } from 'node:readline';
 import { freePort } from './e2e-support.js';
 import { fileURLToPath } from 'node:url';
 
+// The installed command by its path: under `npm test` the PATH starts with node_modules/.bin,
+// whose printwire-agent is the checkout's.
+const INSTALLED = '/usr/bin/printwire-agent';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VERSION = (
   JSON.parse(readFileSync(new URL('../agent/package.json', import.meta.url), 'utf8')) as {
@@ -126,7 +129,7 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
   );
 
   test('printwire-agent --version runs as the printwire user, with its native modules', () => {
-    const version = run('runuser', '-u', 'printwire', '--', 'printwire-agent', '--version');
+    const version = run('runuser', '-u', 'printwire', '--', INSTALLED, '--version');
     assert.equal(version.code, 0, version.stderr);
     assert.equal(version.stdout.trim(), VERSION);
     // The native modules load from the package, with the package's Node.
@@ -171,7 +174,7 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
     const port = await freePort();
     const child = spawn(
       'runuser',
-      ['-u', 'printwire', '--', 'printwire-agent', 'start', '--local-port', String(port)],
+      ['-u', 'printwire', '--', INSTALLED, 'start', '--local-port', String(port)],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -187,7 +190,7 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
     }
     // The window's pages come with the package: `printwire-agent window` names the address.
     const address = started
-      ? run('runuser', '-u', 'printwire', '--', 'printwire-agent', 'window')
+      ? run('runuser', '-u', 'printwire', '--', INSTALLED, 'window')
       : undefined;
     const page = address?.code === 0 ? await fetch(new URL(address.stdout.trim())) : undefined;
     child.kill('SIGTERM');
@@ -209,7 +212,7 @@ describe('the Debian package', { skip: skip ?? false, concurrency: false }, () =
       '-u',
       'printwire',
       '--',
-      'printwire-agent',
+      INSTALLED,
       'logs',
       'export',
       '--out',

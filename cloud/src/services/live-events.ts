@@ -50,6 +50,11 @@ export function liveMessage(event: BusEvent): LiveMessage | undefined {
       },
     };
   }
+  if (event.type === 'agents.config_changed') {
+    // A printer's alias, default or defaults were set (or templates, keys, origins changed):
+    // open pages ask for their printers again, so an edit in one dashboard shows in the others.
+    return { event: 'printer', data: { type: 'printers.settings_changed' } };
+  }
   if (event.type.startsWith('device.') && 'resource' in event) {
     return {
       event: 'device',

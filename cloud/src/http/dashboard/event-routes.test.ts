@@ -75,6 +75,15 @@ describe('the dashboard event stream', () => {
     });
   });
 
+  test('a printer setting changed in one dashboard tells the other open pages to ask again', async () => {
+    const s = await open(`?access_token=${owner.access}`);
+    await s.next((e) => e.event === 'ready');
+    // What PATCH /orgs/{orgId}/printers/{id} publishes once the agents are to hear of it.
+    await h.bus.publish({ type: 'agents.config_changed', organizationId: orgId });
+    const e = await s.next((x) => x.event === 'printer');
+    assert.deepEqual(e.data, { type: 'printers.settings_changed' });
+  });
+
   test('no token is 401, another organization’s member is 404', async () => {
     assert.equal((await open('')).status, 401);
     assert.equal((await open('?access_token=nope')).status, 401);
