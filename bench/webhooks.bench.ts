@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { MemoryBus } from '../cloud/src/cache/memory.js';
+import { MemoryBus } from '../cloud/src/bus/memory.js';
 import { systemClock } from '../cloud/src/lib/clock.js';
 import { bootstrap } from '../cloud/src/services/bootstrap.js';
 import { Store } from '../cloud/src/storage/store.js';

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { CacheStore, EventBus } from './cache/types.js';
+import type { CacheStore } from './cache/types.js';
+import type { EventBus } from './bus/events.js';
 import type { CloudConfig } from './config.js';
 import { DASHBOARD_OPERATIONS, dashboardRoutes } from './http/dashboard/index.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';

@@ -19,9 +19,12 @@ export {
 export { Store, type StoreOptions } from './storage/store.js';
 export type * from './storage/types.js';
 export { JOB_STATES, PLANS, SCOPES } from './storage/types.js';
-export { MemoryBus, MemoryCache } from './cache/memory.js';
-export { RedisBus, RedisCache } from './cache/redis.js';
-export type { BusEvent, CacheStore, EventBus, JobStateChanged } from './cache/types.js';
+export { MemoryBus } from './bus/memory.js';
+export { MemoryCache } from './cache/memory.js';
+export { RedisBus } from './bus/redis.js';
+export { RedisCache } from './cache/redis.js';
+export type { BusEvent, EventBus, JobStateChanged } from './bus/events.js';
+export type { CacheStore } from './cache/types.js';
 export { systemClock, ManualClock, type Clock } from './lib/clock.js';
 export { JobService, type JobContext } from './services/jobs.js';
 export { Sweeper } from './services/sweeper.js';

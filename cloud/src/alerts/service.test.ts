@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import type { InventoryChanged } from '../cache/types.js';
+import type { InventoryChanged } from '../bus/events.js';
 import { startHarness, type Harness } from '../testing/harness.js';
 import { AlertService } from './service.js';
 import { startReceiver, type Receiver } from '../testing/webhook-receiver.js';

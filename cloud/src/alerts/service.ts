@@ -16,7 +16,7 @@
  */
 import type { Logger } from 'pino';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import type { BusEvent, EventBus } from '../cache/types.js';
+import type { BusEvent, EventBus } from '../bus/events.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { AlertRulesTable, AlertsTable } from '../storage/schema.js';

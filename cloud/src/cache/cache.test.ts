@@ -1,9 +1,12 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { MemoryBus, MemoryCache } from './memory.js';
-import { RedisBus, RedisCache } from './redis.js';
-import type { BusEvent, CacheStore, EventBus } from './types.js';
+import { MemoryBus } from '../bus/memory.js';
+import { MemoryCache } from './memory.js';
+import { RedisBus } from '../bus/redis.js';
+import { RedisCache } from './redis.js';
+import type { BusEvent, EventBus } from '../bus/events.js';
+import type { CacheStore } from './types.js';
 import { redisReachable, REDIS_URL } from '../testing/redis.js';
 
 const redisUp = await redisReachable();

@@ -1,11 +1,8 @@
-/** In-process cache store and event bus: the default for a single instance. */
-import { EventEmitter } from 'node:events';
+/** In-process cache store: the default for a single instance. */
 import {
   refill,
   throttleFailure,
-  type BusEvent,
   type CacheStore,
-  type EventBus,
   type ThrottleOptions,
   type ThrottleState,
   type TokenBucketOptions,
@@ -73,28 +70,5 @@ export class MemoryCache implements CacheStore {
   async close(): Promise<void> {
     this.buckets.clear();
     this.throttles.clear();
-  }
-}
-
-export class MemoryBus implements EventBus {
-  private readonly emitter = new EventEmitter();
-
-  constructor() {
-    this.emitter.setMaxListeners(0);
-  }
-
-  async publish(event: BusEvent): Promise<void> {
-    this.emitter.emit('event', event);
-  }
-
-  async subscribe(handler: (event: BusEvent) => void): Promise<() => Promise<void>> {
-    this.emitter.on('event', handler);
-    return async () => {
-      this.emitter.off('event', handler);
-    };
-  }
-
-  async close(): Promise<void> {
-    this.emitter.removeAllListeners();
   }
 }

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
-import type { BusEvent, EventBus } from '../cache/types.js';
+import type { BusEvent, EventBus } from '../bus/events.js';
 import { millisecondsFromEnv } from '../config.js';
 import { CoalescedPass } from '../lib/coalesced.js';
 import type { Clock } from '../lib/clock.js';

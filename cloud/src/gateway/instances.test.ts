@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { AGENT_CLOSE_CODES } from '@printwire/shared/protocol/index';
-import { RedisBus } from '../cache/redis.js';
+import { RedisBus } from '../bus/redis.js';
 import { ManualClock } from '../lib/clock.js';
 import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
 import { Store } from '../storage/store.js';

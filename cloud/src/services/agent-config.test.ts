@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { MemoryBus } from '../cache/memory.js';
+import { MemoryBus } from '../bus/memory.js';
 import type { Store } from '../storage/store.js';
 import {
   AgentConfigService,

@@ -13,7 +13,7 @@ import {
   type ConfigTemplate,
   type LocalSettings,
 } from '@printwire/shared/protocol/index';
-import type { EventBus } from '../cache/types.js';
+import type { EventBus } from '../bus/events.js';
 import type { Store } from '../storage/store.js';
 import type { Printer } from '../storage/types.js';
 

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { PrinterInfo } from '@printwire/shared/protocol/index';
-import type { EventBus, InventoryChanged } from '../cache/types.js';
+import type { EventBus, InventoryChanged } from '../bus/events.js';
 import { invalid } from '../http/errors.js';
 import { presentDevice, presentPrinter } from '../http/present.js';
 import type { Clock } from '../lib/clock.js';

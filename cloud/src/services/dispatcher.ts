@@ -20,7 +20,7 @@ import type {
   DispatchedJob,
   DispatchedJobOptions,
 } from '@printwire/shared/protocol/index';
-import type { JobStateChanged } from '../cache/types.js';
+import type { JobStateChanged } from '../bus/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 import type { JobContent } from '../storage/jobs.js';

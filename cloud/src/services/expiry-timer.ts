@@ -8,7 +8,7 @@
  * as the backstop (a bus event lost, a timer that failed).
  */
 import type { Logger } from 'pino';
-import type { BusEvent, EventBus } from '../cache/types.js';
+import type { BusEvent, EventBus } from '../bus/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 

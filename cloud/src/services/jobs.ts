@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { PrintwireError, type FieldIssue } from '@printwire/shared/errors/index';
 import { renderReceiptDocument, renderTemplate } from '@printwire/shared/template/index';
 import { renderEscposToPng } from '@printwire/shared/escpos/index';
-import type { EventBus } from '../cache/types.js';
+import type { EventBus } from '../bus/events.js';
 import type { CloudConfig } from '../config.js';
 import { invalid } from '../http/errors.js';
 import { presentJob } from '../http/present.js';

@@ -5,7 +5,7 @@
  * every stream of the organization (test keys see the real printers too).
  */
 import type { Logger } from 'pino';
-import type { BusEvent, EventBus } from '../cache/types.js';
+import type { BusEvent, EventBus } from '../bus/events.js';
 import type { Mode } from '../storage/types.js';
 
 /** One message of the stream: its SSE event name and its JSON data. */

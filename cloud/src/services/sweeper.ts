@@ -5,7 +5,7 @@
  * between sweeps; tests call `sweep` directly with an injected clock.
  */
 import type { Logger } from 'pino';
-import type { EventBus } from '../cache/types.js';
+import type { EventBus } from '../bus/events.js';
 import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 import { ExpiryTimer, type Timers } from './expiry-timer.js';

@@ -18,8 +18,9 @@ import {
   type PrinterInfo,
 } from '@printwire/shared/protocol/index';
 import { createApp, type CloudApp } from '../app.js';
-import { MemoryBus, MemoryCache } from '../cache/memory.js';
-import type { BusEvent, EventBus } from '../cache/types.js';
+import { MemoryBus } from '../bus/memory.js';
+import { MemoryCache } from '../cache/memory.js';
+import type { BusEvent, EventBus } from '../bus/events.js';
 import { defaultConfig } from '../config.js';
 import { ManualClock } from '../lib/clock.js';
 import { bootstrap, type BootstrapResult } from '../services/bootstrap.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { MemoryBus } from '../cache/memory.js';
+import { MemoryBus } from '../bus/memory.js';
 import { ManualClock } from '../lib/clock.js';
 import { bootstrap } from '../services/bootstrap.js';
 import { Store } from '../storage/store.js';

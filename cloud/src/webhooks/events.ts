@@ -6,7 +6,7 @@
  * endpoints of their mode: a real agent's device and printers are live, the sandbox device and its
  * virtual printers are test. Alerts go to the endpoints of both modes.
  */
-import type { BusEvent } from '../cache/types.js';
+import type { BusEvent } from '../bus/events.js';
 import { presentDevice, presentJob, presentPrinter } from '../http/present.js';
 import { JOB_STATE_EVENTS, type OutboxEvent } from '../storage/webhook-outbox.js';
 import { presentAlert } from '../alerts/service.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import type { BusEvent, EventBus } from '../cache/types.js';
+import type { BusEvent, EventBus } from '../bus/events.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { PLAN_RULES } from '../services/plans.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RedisBus } from '../../cache/redis.js';
+import { RedisBus } from '../../bus/redis.js';
 import { startDashboard, type DashboardHarness, type Person } from '../../testing/dashboard.js';
 import { openEventStream, type EventStreamReader } from '../../testing/event-stream.js';
 import { REDIS_URL, redisReachable } from '../../testing/redis.js';

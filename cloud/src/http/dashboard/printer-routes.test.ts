@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { BusEvent } from '../../cache/types.js';
+import type { BusEvent } from '../../bus/events.js';
 import type { ReportedPrinter } from '../../storage/devices.js';
 import { printersConfig } from '../../services/agent-config.js';
 import { ROLES } from './permissions.js';
