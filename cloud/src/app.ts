@@ -25,7 +25,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { JobService } from './services/jobs.js';
 import { Sweeper } from './services/sweeper.js';
 import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
-import { gatewayOperations, gatewayRoutes } from './gateway/activate-route.js';
+import { gatewayOperations, gatewayRoutes } from './http/agent/activate-route.js';
 import { AgentConfigService } from './services/agent-config.js';
 import { DeviceService } from './services/devices.js';
 import { LiveEvents } from './services/live-events.js';

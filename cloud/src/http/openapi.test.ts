@@ -13,7 +13,7 @@ import {
   meSchema,
   printerSchema,
   templateSchema,
-} from './schemas.js';
+} from '../resources/schemas.js';
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean> };

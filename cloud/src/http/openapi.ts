@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { Operation } from './operation.js';
-import { errorBodySchema } from './schemas.js';
+import { errorBodySchema } from '../resources/schemas.js';
 
 type Json = Record<string, unknown>;
 

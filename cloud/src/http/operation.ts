@@ -5,7 +5,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../storage/types.js';
-import { fieldIssues, invalid } from './errors.js';
+import { fieldIssues, invalid } from '../resources/field-issues.js';
 
 export interface ResponseSpec {
   description: string;

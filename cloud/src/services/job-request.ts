@@ -6,8 +6,8 @@
 import { formatPath, type FieldIssue } from '@printwire/shared/errors/index';
 import { BASE64_PATTERN, TYPE_ENCODINGS } from '@printwire/shared/protocol/fields';
 import { validateReceiptDocument, type ReceiptDocument } from '@printwire/shared/receipt/index';
-import { fieldIssues } from '../http/errors.js';
-import { jobRequestSchema, type JobRequest } from '../http/schemas.js';
+import { fieldIssues } from '../resources/field-issues.js';
+import { jobRequestSchema, type JobRequest } from '../resources/schemas.js';
 
 const BASE64 = BASE64_PATTERN;
 const MAX_URL_LENGTH = 2048;

@@ -9,8 +9,8 @@ import { renderReceiptDocument, renderTemplate } from '@printwire/shared/templat
 import { renderEscposToPng } from '@printwire/shared/escpos/index';
 import type { EventBus } from '../bus/events.js';
 import type { CloudConfig } from '../config.js';
-import { invalid } from '../http/errors.js';
-import { presentJob } from '../http/present.js';
+import { invalid } from '../resources/field-issues.js';
+import { presentJob } from '../resources/present.js';
 import type { Clock } from '../lib/clock.js';
 import { printedBytes, printVirtually, type VirtualJob } from '../sandbox/virtual-printer.js';
 import type { WriteOptions } from '../storage/group-commit.js';

@@ -3,7 +3,7 @@
  * printer) to a printer visible to the key's mode. Problems are returned as field issues.
  */
 import type { FieldIssue } from '@printwire/shared/errors/index';
-import type { JobRequest } from '../http/schemas.js';
+import type { JobRequest } from '../resources/schemas.js';
 import type { Store } from '../storage/store.js';
 import type { Mode, Printer } from '../storage/types.js';
 

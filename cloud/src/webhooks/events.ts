@@ -7,7 +7,7 @@
  * virtual printers are test. Alerts go to the endpoints of both modes.
  */
 import type { BusEvent } from '../bus/events.js';
-import { presentDevice, presentJob, presentPrinter } from '../http/present.js';
+import { presentDevice, presentJob, presentPrinter } from '../resources/present.js';
 import { JOB_STATE_EVENTS, type OutboxEvent } from '../storage/webhook-outbox.js';
 import { presentAlert } from '../alerts/service.js';
 

@@ -7,7 +7,7 @@ import { Router, type RequestHandler, type Response } from 'express';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { AccountService, IssuedSession } from '../../accounts/service.js';
 import { parseWith, type Operation } from '../operation.js';
-import { errorBodySchema } from '../schemas.js';
+import { errorBodySchema } from '../../resources/schemas.js';
 import {
   challengeSchema,
   confirm2faBody,

@@ -14,7 +14,7 @@ import type { AccountService } from '../../accounts/service.js';
 import type { LiveEvents, LiveMessage } from '../../services/live-events.js';
 import type { Store } from '../../storage/store.js';
 import { parseWith, type Operation } from '../operation.js';
-import { errorBodySchema } from '../schemas.js';
+import { errorBodySchema } from '../../resources/schemas.js';
 import { route } from './auth-routes.js';
 import { can } from './permissions.js';
 import { orgIdParams } from './schemas.js';

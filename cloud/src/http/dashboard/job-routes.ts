@@ -11,8 +11,13 @@ import type { AccountService } from '../../accounts/service.js';
 import type { JobContext, JobService } from '../../services/jobs.js';
 import type { Store } from '../../storage/store.js';
 import { parseWith, type Operation } from '../operation.js';
-import { presentJob } from '../present.js';
-import { errorBodySchema, jobListQuerySchema, jobRequestDocSchema, jobSchema } from '../schemas.js';
+import { presentJob } from '../../resources/present.js';
+import {
+  errorBodySchema,
+  jobListQuerySchema,
+  jobRequestDocSchema,
+  jobSchema,
+} from '../../resources/schemas.js';
 import { metadataFilter } from '../v1/jobs.js';
 import { route } from './auth-routes.js';
 import type { Permission } from './permissions.js';

@@ -7,7 +7,7 @@ import { PrintwireError } from '@printwire/shared/errors/index';
 import type { AccountService } from '../../accounts/service.js';
 import { sha256 } from '../../accounts/secrets.js';
 import { parseWith, type Operation } from '../operation.js';
-import { errorBodySchema } from '../schemas.js';
+import { errorBodySchema } from '../../resources/schemas.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ConfigNotifier } from '../../services/agent-config.js';
 import { SANDBOX_PRINTERS } from '../../sandbox/printers.js';

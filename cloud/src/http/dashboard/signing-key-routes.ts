@@ -12,7 +12,7 @@ import { PrintwireError } from '@printwire/shared/errors/index';
 import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import type { AccountService } from '../../accounts/service.js';
 import { parseWith, type Operation } from '../operation.js';
-import { errorBodySchema } from '../schemas.js';
+import { errorBodySchema } from '../../resources/schemas.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ConfigNotifier } from '../../services/agent-config.js';
 import type { Store } from '../../storage/store.js';

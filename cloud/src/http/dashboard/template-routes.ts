@@ -17,7 +17,7 @@ import {
 } from '@printwire/shared/template/index';
 import type { AccountService } from '../../accounts/service.js';
 import { parseWith, type Operation } from '../operation.js';
-import { errorBodySchema, templateSchema } from '../schemas.js';
+import { errorBodySchema, templateSchema } from '../../resources/schemas.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ConfigNotifier } from '../../services/agent-config.js';
 import type { Store } from '../../storage/store.js';

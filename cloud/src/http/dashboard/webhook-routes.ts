@@ -13,7 +13,7 @@ import { route } from './auth-routes.js';
 import type { Permission } from './permissions.js';
 import { requireOrgPermission, requireSession } from './session.js';
 import { parseWith, type Operation } from '../operation.js';
-import { errorBodySchema, listSchema } from '../schemas.js';
+import { errorBodySchema, listSchema } from '../../resources/schemas.js';
 import type { Store } from '../../storage/store.js';
 import type { Organization } from '../../storage/types.js';
 import {

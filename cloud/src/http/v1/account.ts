@@ -10,7 +10,7 @@ import { PLAN_RULES } from '../../services/plans.js';
 import { usagePeriod } from '../../storage/organizations.js';
 import type { Store } from '../../storage/store.js';
 import { auth } from '../context.js';
-import { invalid } from '../errors.js';
+import { invalid } from '../../resources/field-issues.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
 import {
   errorBodySchema,
@@ -18,7 +18,7 @@ import {
   meSchema,
   receiptPreviewRequestSchema,
   receiptPreviewSchema,
-} from '../schemas.js';
+} from '../../resources/schemas.js';
 
 export const accountOperations = {
   me: {

@@ -4,7 +4,7 @@ import { PrintwireError } from '@printwire/shared/errors/index';
 import type { Store } from '../../storage/store.js';
 import { auth } from '../context.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
-import { presentDevice, presentPrinter, presentTemplate } from '../present.js';
+import { presentDevice, presentPrinter, presentTemplate } from '../../resources/present.js';
 import {
   deviceListQuerySchema,
   deviceSchema,
@@ -14,7 +14,7 @@ import {
   printerListQuerySchema,
   printerSchema,
   templateSchema,
-} from '../schemas.js';
+} from '../../resources/schemas.js';
 
 const error = (description: string) => ({ description, schema: errorBodySchema });
 

@@ -3,9 +3,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { JobService } from '../../services/jobs.js';
 import { auth } from '../context.js';
-import { fieldIssues, invalid } from '../errors.js';
+import { fieldIssues, invalid } from '../../resources/field-issues.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
-import { presentJob } from '../present.js';
+import { presentJob } from '../../resources/present.js';
 import {
   errorBodySchema,
   idParamsSchema,
@@ -14,7 +14,7 @@ import {
   jobSchema,
   listSchema,
   metadataSchema,
-} from '../schemas.js';
+} from '../../resources/schemas.js';
 
 const idempotencyHeader = {
   name: 'Idempotency-Key',

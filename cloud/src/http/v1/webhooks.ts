@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import { auth } from '../context.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
-import { errorBodySchema, idParamsSchema, listSchema } from '../schemas.js';
+import { errorBodySchema, idParamsSchema, listSchema } from '../../resources/schemas.js';
 import {
   pageQuerySchema,
   webhookCreatedSchema,

@@ -1,12 +1,12 @@
 /** POST /agent/v1/activate: an activation code traded once for a device id and token. */
 import { Router } from 'express';
-import { errorBodySchema } from '../http/schemas.js';
-import { mount, type Guards, type Operation } from '../http/operation.js';
+import { errorBodySchema } from '../../resources/schemas.js';
+import { mount, type Guards, type Operation } from '../operation.js';
 import {
   activationRequestSchema,
   activationResponseSchema,
   type DeviceService,
-} from '../services/devices.js';
+} from '../../services/devices.js';
 
 export const gatewayOperations = {
   activate: {
