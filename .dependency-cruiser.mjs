@@ -1,4 +1,15 @@
 // The import rules `npm run lint` checks (dependency-cruiser). docs/architecture.md explains them.
+// Tests and test support may reach into any layer (a route's test seeds the store directly).
+const TESTS = ['\\.test\\.ts$', '^cloud/src/testing/'];
+
+// Route files that still call storage directly (issue 26 moves them behind services; each one
+// leaves this list when it does). Every other route file is held to cloud-routes-call-services.
+const ROUTES_STILL_ON_STORAGE = [
+  '^cloud/src/http/v1/(account|inventory)\\.ts$',
+  '^cloud/src/http/middleware/auth\\.ts$',
+  '^cloud/src/http/dashboard/(index|session|device-routes|event-routes|job-routes|org-routes|printer-routes|signing-key-routes|template-routes|webhook-routes)\\.ts$',
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -25,6 +36,115 @@ export default {
       from: { path: '^sdk/' },
       to: { path: '^(shared|cloud|agent)/' },
     },
+    // The cloud's layers, top to bottom (docs/architecture.md, "Import direction"):
+    //   app.ts, server.ts, cli.ts, index.ts  (wiring)
+    //   http/ (every route), gateway/ (the agents' WebSocket)
+    //   services/, accounts/, webhooks/, alerts/, mail/, sandbox/  (the domain)
+    //   resources/ (the API's schemas, presenters, field issues), bus/, cache/
+    //   storage/
+    //   lib/, config.ts
+    // A layer imports only layers below it; nothing below imports upwards.
+    {
+      name: 'cloud-wiring-on-top',
+      severity: 'error',
+      comment:
+        'app.ts, server.ts, cli.ts and index.ts wire the cloud together: no room of the cloud imports them.',
+      from: {
+        path: '^cloud/src/',
+        pathNot: [
+          '^cloud/src/(app|server|cli|index)\\.ts$',
+          '\\.test\\.ts$',
+          '^cloud/src/testing/',
+        ],
+      },
+      to: { path: '^cloud/src/(app|server|cli|index)\\.ts$' },
+    },
+    {
+      name: 'cloud-routes-apart',
+      severity: 'error',
+      comment:
+        "http/ (routes) and gateway/ (the agents' WebSocket) are the two doors of the cloud: neither imports the other; both call services.",
+      from: { path: '^cloud/src/(http|gateway)/', pathNot: TESTS },
+      to: { path: '^cloud/src/(http|gateway)/', pathNot: '^cloud/src/$1/' },
+    },
+    {
+      name: 'cloud-routes-call-services',
+      severity: 'error',
+      comment:
+        "A route calls services, never storage: it may name the records' types (a type-only import of storage/), never hold the Store or call a repository.",
+      from: { path: '^cloud/src/(http|gateway)/', pathNot: [...TESTS, ...ROUTES_STILL_ON_STORAGE] },
+      to: {
+        path: '^cloud/src/storage/',
+        pathNot: '^cloud/src/storage/types\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'cloud-routes-hold-no-store',
+      severity: 'error',
+      comment:
+        'A route that is handed the Store (storage/store.ts) calls storage: it is handed the services it needs instead.',
+      from: { path: '^cloud/src/(http|gateway)/', pathNot: [...TESTS, ...ROUTES_STILL_ON_STORAGE] },
+      to: { path: '^cloud/src/storage/store\\.ts$' },
+    },
+    {
+      name: 'cloud-services-below-routes',
+      severity: 'error',
+      comment:
+        'Services (services/, accounts/, webhooks/, alerts/, mail/, sandbox/) are called by the routes and the gateway; they never import them. What a service needs from the API (schemas, presenters, field issues) lives in resources/.',
+      from: {
+        path: '^cloud/src/(services|accounts|webhooks|alerts|mail|sandbox)/',
+        pathNot: TESTS,
+      },
+      to: { path: '^cloud/src/(http|gateway)/' },
+    },
+    {
+      name: 'cloud-resources-bus-cache-below-services',
+      severity: 'error',
+      comment:
+        "resources/, bus/ and cache/ sit under the services: they import only storage/, lib/, config.ts and each other's own room.",
+      from: { path: '^cloud/src/(resources|bus|cache)/', pathNot: TESTS },
+      to: {
+        path: '^cloud/src/',
+        pathNot: ['^cloud/src/$1/', '^cloud/src/(storage|lib)/', '^cloud/src/config\\.ts$'],
+      },
+    },
+    {
+      name: 'cloud-storage-below-everything-but-lib',
+      severity: 'error',
+      comment:
+        'storage/ is under every room but lib/ and config.ts: it imports nothing else of the cloud.',
+      from: { path: '^cloud/src/storage/', pathNot: TESTS },
+      to: {
+        path: '^cloud/src/',
+        pathNot: ['^cloud/src/(storage|lib)/', '^cloud/src/config\\.ts$'],
+      },
+    },
+    {
+      name: 'cloud-lib-is-the-floor',
+      severity: 'error',
+      comment: 'lib/ and config.ts are the floor of the cloud: they import no other room.',
+      from: { path: '^cloud/src/(lib/|config\\.ts$)', pathNot: TESTS },
+      to: { path: '^cloud/src/', pathNot: '^cloud/src/(lib/|config\\.ts$)' },
+    },
+    {
+      name: 'cloud-websocket-frames-in-gateway',
+      severity: 'error',
+      comment:
+        'gateway/ is the only place with WebSocket frames: no other source of the cloud imports ws (tests and test support may).',
+      from: { path: '^cloud/src/', pathNot: ['^cloud/src/(gateway|testing)/', '\\.test\\.ts$'] },
+      to: { path: '(^|/)node_modules/ws/' },
+    },
+    {
+      name: 'cloud-sql-in-storage',
+      severity: 'error',
+      comment:
+        'storage/ is the only place with SQL: no other source of the cloud imports kysely, better-sqlite3 or pg (tests and test support may).',
+      from: { path: '^cloud/src/', pathNot: ['^cloud/src/(storage|testing)/', '\\.test\\.ts$'] },
+      to: {
+        path: '(^|/)node_modules/(kysely|better-sqlite3|pg|pg-[a-z-]+|@types/(better-sqlite3|pg))/',
+      },
+    },
     {
       name: 'no-test-support-in-sources',
       severity: 'error',
@@ -44,7 +164,7 @@ export default {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
     },
     tsConfig: { fileName: 'tsconfig.base.json' },
   },
