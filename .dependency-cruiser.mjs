@@ -2,14 +2,6 @@
 // Tests and test support may reach into any layer (a route's test seeds the store directly).
 const TESTS = ['\\.test\\.ts$', '^cloud/src/testing/'];
 
-// Route files that still call storage directly (issue 26 moves them behind services; each one
-// leaves this list when it does). Every other route file is held to cloud-routes-call-services.
-const ROUTES_STILL_ON_STORAGE = [
-  '^cloud/src/http/v1/(account|inventory)\\.ts$',
-  '^cloud/src/http/middleware/auth\\.ts$',
-  '^cloud/src/http/dashboard/(index|session|device-routes|event-routes|job-routes|org-routes|printer-routes|signing-key-routes|template-routes|webhook-routes)\\.ts$',
-];
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -72,7 +64,7 @@ export default {
       severity: 'error',
       comment:
         "A route calls services, never storage: it may name the records' types (a type-only import of storage/), never hold the Store or call a repository.",
-      from: { path: '^cloud/src/(http|gateway)/', pathNot: [...TESTS, ...ROUTES_STILL_ON_STORAGE] },
+      from: { path: '^cloud/src/(http|gateway)/', pathNot: TESTS },
       to: {
         path: '^cloud/src/storage/',
         pathNot: '^cloud/src/storage/types\\.ts$',
@@ -84,7 +76,7 @@ export default {
       severity: 'error',
       comment:
         'A route that is handed the Store (storage/store.ts) calls storage: it is handed the services it needs instead.',
-      from: { path: '^cloud/src/(http|gateway)/', pathNot: [...TESTS, ...ROUTES_STILL_ON_STORAGE] },
+      from: { path: '^cloud/src/(http|gateway)/', pathNot: TESTS },
       to: { path: '^cloud/src/storage/store\\.ts$' },
     },
     {

@@ -26,7 +26,14 @@ import { JobService } from './services/jobs.js';
 import { Sweeper } from './services/sweeper.js';
 import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
 import { gatewayOperations, gatewayRoutes } from './http/agent/activate-route.js';
+import { MembershipService } from './accounts/members.js';
+import { AccountService } from './accounts/service.js';
 import { AgentConfigService } from './services/agent-config.js';
+import { CredentialService } from './services/credentials.js';
+import { InventoryService } from './services/inventory.js';
+import { OrganizationService } from './services/organizations.js';
+import { SigningKeyService } from './services/signing-keys.js';
+import { TemplateService } from './services/templates.js';
 import { DeviceService } from './services/devices.js';
 import { LiveEvents } from './services/live-events.js';
 import type { EventStreamOptions } from './http/dashboard/event-routes.js';
@@ -155,12 +162,27 @@ export function createApp(deps: AppDeps): CloudApp {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // The services the routes call: no route holds the store.
+  const agents = agentConfig;
+  const accounts = new AccountService({
+    store,
+    clock,
+    cache,
+    mail: webhooks.mail,
+    publicUrl: config.publicUrl,
+  });
+  const organizations = new OrganizationService({ store, clock, agents });
+  const members = new MembershipService({ store, clock, accounts });
+  const credentials = new CredentialService({ store, clock, logger });
+  const signingKeys = new SigningKeyService({ store, clock, agents });
+  const templates = new TemplateService({ store, clock, agents });
+  const inventory = new InventoryService({ store, agents, revoker: devices });
+
   const guards: Guards = {
     apiKey: apiKeyGuard({
-      store,
+      credentials,
       cache,
       clock,
-      logger,
       rateLimit: {
         perSecond: config.limits.rateLimitPerSecond,
         burst: config.limits.rateLimitBurst,
@@ -178,34 +200,37 @@ export function createApp(deps: AppDeps): CloudApp {
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  app.use(accountRoutes({ store, cache, clock }, guards));
+  app.use(accountRoutes({ organizations, database: store, cache, clock }, guards));
   const live = new LiveEvents({ bus, logger });
   const dashboard = dashboardRoutes({
-    store,
-    cache,
-    clock,
+    accounts,
+    members,
+    organizations,
+    credentials,
+    signingKeys,
+    templates,
+    inventory,
     jobs,
     live,
+    clock,
+    publicUrl: config.publicUrl,
     defaultPageSize: config.limits.defaultPageSize,
     ...(deps.events ? { events: deps.events } : {}),
-    devices,
-    agentConfig,
-    mail: webhooks.mail,
-    publicUrl: config.publicUrl,
   });
   // The dashboard's many routes are only walked for dashboard paths: an API request skips them.
   app.use(
     onlyUnder(DASHBOARD_PREFIXES, [
-      ...dashboard.routers,
+      ...dashboard,
       webhookDashboardRoutes({
-        store,
-        accounts: dashboard.accounts,
+        accounts,
+        members,
+        organizations,
         webhooks,
         defaultPageSize: config.limits.defaultPageSize,
       }),
     ]),
   );
-  app.use(inventoryRoutes(store, guards, config.limits.defaultPageSize));
+  app.use(inventoryRoutes({ inventory, templates }, guards, config.limits.defaultPageSize));
   app.use(gatewayRoutes(devices, guards));
   app.use(webhookRoutes(webhooks, guards, config.limits.defaultPageSize));
   // The web dashboard last: it answers only pages and its assets, never an API path.

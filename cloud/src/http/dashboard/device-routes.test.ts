@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hashSecret } from '../../services/api-keys.js';
-import { ROLES } from './permissions.js';
+import { ROLES } from '../../accounts/permissions.js';
 import { startDashboard, type DashboardHarness, type Person } from '../../testing/dashboard.js';
 
 describe('dashboard devices', () => {

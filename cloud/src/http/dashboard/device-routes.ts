@@ -5,21 +5,16 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { PrintwireError } from '@printwire/shared/errors/index';
 import type { AccountService } from '../../accounts/service.js';
 import { parseWith, type Operation } from '../operation.js';
 import { presentDevice } from '../../resources/present.js';
 import { deviceSchema, errorBodySchema } from '../../resources/schemas.js';
-import type { Store } from '../../storage/store.js';
+import type { MembershipService } from '../../accounts/members.js';
+import type { InventoryService } from '../../services/inventory.js';
 import { route } from './auth-routes.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../../accounts/permissions.js';
 import { dataSchema, idParams, messageSchema, orgIdParams } from './schemas.js';
 import { requireOrgPermission, requireSession } from './session.js';
-
-/** What deactivation needs from the gateway side: revoke the token and signal the socket. */
-export interface DeviceRevoker {
-  revoke(organizationId: string, deviceId: string): Promise<boolean>;
-}
 
 const TAG = 'Dashboard: devices';
 const NOTE = 'Dashboard session: Authorization: Bearer <accessToken>.';
@@ -78,38 +73,33 @@ export const DEVICE_PERMISSIONS: Record<keyof typeof deviceOperations, Permissio
 };
 
 export function deviceRoutes(deps: {
-  store: Store;
   accounts: AccountService;
-  revoker: DeviceRevoker | undefined;
+  members: MembershipService;
+  inventory: InventoryService;
 }): Router {
-  const { store, accounts, revoker } = deps;
+  const { accounts, members, inventory } = deps;
   const router = Router();
   const ops = deviceOperations;
   const withSession = requireSession(accounts);
   const guard = (name: keyof typeof ops) => [
     withSession,
-    requireOrgPermission(store, DEVICE_PERMISSIONS[name]),
+    requireOrgPermission(members, DEVICE_PERMISSIONS[name]),
   ];
 
   route(router, ops.listDevices, ...guard('listDevices'), async (req, res) => {
     const { orgId } = parseWith(orgIdParams, req.params);
-    const devices = await store.devices.listDevices(orgId);
+    const devices = await inventory.allDevices(orgId);
     res.json({ data: devices.map(presentDevice), nextCursor: null });
   });
   route(router, ops.patchDevice, ...guard('patchDevice'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
     const body = parseWith(patchDeviceBody, req.body);
-    const device = await store.devices.updateDevice(orgId, id, body);
-    if (!device) throw new PrintwireError('NOT_FOUND', `no device ${id}`);
+    const device = await inventory.updateDevice(orgId, id, body);
     res.json(presentDevice(device));
   });
   route(router, ops.deactivateDevice, ...guard('deactivateDevice'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
-    const existing = (await store.devices.listDevices(orgId)).some((d) => d.id === id);
-    if (!existing) throw new PrintwireError('NOT_FOUND', `no device ${id}`);
-    // Revoke first: the gateway is told to close the socket while the token is still known.
-    if (revoker) await revoker.revoke(orgId, id);
-    await store.devices.deactivateDevice(orgId, id);
+    await inventory.deactivateDevice(orgId, id);
     res.json({ message: 'device deactivated' });
   });
   return router;

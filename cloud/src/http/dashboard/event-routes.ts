@@ -12,11 +12,11 @@ import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { AccountService } from '../../accounts/service.js';
 import type { LiveEvents, LiveMessage } from '../../services/live-events.js';
-import type { Store } from '../../storage/store.js';
+import type { MembershipService } from '../../accounts/members.js';
 import { parseWith, type Operation } from '../operation.js';
 import { errorBodySchema } from '../../resources/schemas.js';
 import { route } from './auth-routes.js';
-import { can } from './permissions.js';
+import { can } from '../../accounts/permissions.js';
 import { orgIdParams } from './schemas.js';
 
 export interface EventStreamOptions {
@@ -70,12 +70,12 @@ function tokenOf(req: Request, query: z.infer<typeof eventsQuery>): string | und
 }
 
 export function eventRoutes(deps: {
-  store: Store;
   accounts: AccountService;
+  members: Pick<MembershipService, 'roleOf'>;
   live: LiveEvents;
   options?: Partial<EventStreamOptions>;
 }): Router {
-  const { store, accounts, live } = deps;
+  const { accounts, members, live } = deps;
   const options = { ...DEFAULT_EVENT_STREAM_OPTIONS, ...deps.options };
   const router = Router();
 
@@ -83,7 +83,7 @@ export function eventRoutes(deps: {
   const problem = async (token: string | undefined, orgId: string) => {
     const found = token ? await accounts.authenticate(token) : undefined;
     if (!found) return 'session';
-    const role = await store.members.roleOf(orgId, found.userId);
+    const role = await members.roleOf(orgId, found.userId);
     if (!role || !can(role, 'org:read')) return 'membership';
     return undefined;
   };

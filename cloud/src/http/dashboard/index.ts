@@ -3,15 +3,17 @@
  * activation codes. Mounted by createApp; its operations are listed in /openapi.json.
  */
 import type { Router } from 'express';
-import { AccountService, type AccountLifetimes, type MailNudge } from '../../accounts/service.js';
-import type { ThrottleOptions } from '../../accounts/throttle.js';
-import type { CacheStore } from '../../cache/types.js';
-import type { Operation } from '../operation.js';
+import type { MembershipService } from '../../accounts/members.js';
+import type { AccountService } from '../../accounts/service.js';
+import type { CredentialService } from '../../services/credentials.js';
+import type { InventoryService } from '../../services/inventory.js';
+import type { OrganizationService } from '../../services/organizations.js';
+import type { SigningKeyService } from '../../services/signing-keys.js';
+import type { TemplateService } from '../../services/templates.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ConfigNotifier } from '../../services/agent-config.js';
-import type { Store } from '../../storage/store.js';
+import type { Operation } from '../operation.js';
 import { authOperations, authRoutes } from './auth-routes.js';
-import { deviceOperations, deviceRoutes, type DeviceRevoker } from './device-routes.js';
+import { deviceOperations, deviceRoutes } from './device-routes.js';
 import { eventOperations, eventRoutes, type EventStreamOptions } from './event-routes.js';
 import { jobDashboardOperations, jobDashboardRoutes } from './job-routes.js';
 import { printerOperations, printerRoutes } from './printer-routes.js';
@@ -32,67 +34,58 @@ export const DASHBOARD_OPERATIONS: Operation[] = [
   ...Object.values(eventOperations),
 ];
 
+/** The services the dashboard's routes call (createApp builds them). */
 export interface DashboardDeps {
-  store: Store;
-  clock: Clock;
-  /** The mail sender, nudged when account e-mails were written to the mail outbox. */
-  mail: MailNudge | undefined;
-  /** PUBLIC_URL: the start of mail links; https makes the refresh cookie Secure. */
-  publicUrl: string;
-  /** The app's cache store: holds the failed-login throttles (shared across instances by Redis). */
-  cache: CacheStore;
-  /** Tells the organization's agents that their configuration changed (local mode). */
-  agentConfig?: ConfigNotifier;
-  /** The gateway side of deactivation (DeviceService): revokes the token, closes the socket. */
-  devices?: DeviceRevoker;
+  accounts: AccountService;
+  members: MembershipService;
+  organizations: OrganizationService;
+  credentials: CredentialService;
+  signingKeys: SigningKeyService;
+  templates: TemplateService;
+  inventory: InventoryService;
   /** The /v1 job service: the dashboard's jobs go through it. */
   jobs: JobService;
   /** The live channel's side of the bus (GET /orgs/{orgId}/events). */
   live: LiveEvents;
+  clock: Clock;
+  /** PUBLIC_URL: https makes the refresh cookie Secure. */
+  publicUrl: string;
   /** Page size of lists when `limit` is not given. */
   defaultPageSize: number;
   /** The event stream's heartbeat and session checks. */
   events?: Partial<EventStreamOptions>;
-  lifetimes?: Partial<AccountLifetimes>;
-  accountThrottle?: ThrottleOptions;
-  addressThrottle?: ThrottleOptions;
 }
 
-export function dashboardRoutes(deps: DashboardDeps): {
-  routers: Router[];
-  accounts: AccountService;
-} {
-  const accounts = new AccountService(deps);
-  const agents: ConfigNotifier = deps.agentConfig ?? { changed: () => Promise.resolve() };
+export function dashboardRoutes(deps: DashboardDeps): Router[] {
+  const { accounts, members, organizations, inventory, jobs, defaultPageSize } = deps;
   const secureCookies = deps.publicUrl.startsWith('https:');
-  return {
-    accounts,
-    routers: [
-      authRoutes(accounts, { secureCookies }),
-      orgRoutes({ store: deps.store, clock: deps.clock, accounts, agents }),
-      signingKeyRoutes({ store: deps.store, clock: deps.clock, accounts, agents }),
-      deviceRoutes({ store: deps.store, accounts, revoker: deps.devices }),
-      templateRoutes({ store: deps.store, clock: deps.clock, accounts, agents }),
-      jobDashboardRoutes({
-        store: deps.store,
-        accounts,
-        jobs: deps.jobs,
-        defaultPageSize: deps.defaultPageSize,
-      }),
-      printerRoutes({
-        store: deps.store,
-        accounts,
-        jobs: deps.jobs,
-        agents,
-        clockNow: () => deps.clock.now(),
-        defaultPageSize: deps.defaultPageSize,
-      }),
-      eventRoutes({
-        store: deps.store,
-        accounts,
-        live: deps.live,
-        ...(deps.events ? { options: deps.events } : {}),
-      }),
-    ],
-  };
+  return [
+    authRoutes(accounts, { secureCookies }),
+    orgRoutes({
+      clock: deps.clock,
+      accounts,
+      organizations,
+      members,
+      credentials: deps.credentials,
+    }),
+    signingKeyRoutes({ accounts, members, signingKeys: deps.signingKeys }),
+    deviceRoutes({ accounts, members, inventory }),
+    templateRoutes({ accounts, members, templates: deps.templates }),
+    jobDashboardRoutes({ accounts, members, organizations, jobs, defaultPageSize }),
+    printerRoutes({
+      accounts,
+      members,
+      organizations,
+      inventory,
+      jobs,
+      clockNow: () => deps.clock.now(),
+      defaultPageSize,
+    }),
+    eventRoutes({
+      accounts,
+      members,
+      live: deps.live,
+      ...(deps.events ? { options: deps.events } : {}),
+    }),
+  ];
 }

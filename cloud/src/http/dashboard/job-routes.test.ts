@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ROLES } from './permissions.js';
+import { ROLES } from '../../accounts/permissions.js';
 import { storeKinds } from '../../testing/stores.js';
 import { startDashboard, type DashboardHarness, type Person } from '../../testing/dashboard.js';
 

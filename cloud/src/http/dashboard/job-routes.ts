@@ -6,10 +6,10 @@
  */
 import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { PrintwireError } from '@printwire/shared/errors/index';
 import type { AccountService } from '../../accounts/service.js';
 import type { JobContext, JobService } from '../../services/jobs.js';
-import type { Store } from '../../storage/store.js';
+import type { MembershipService } from '../../accounts/members.js';
+import type { OrganizationService } from '../../services/organizations.js';
 import { parseWith, type Operation } from '../operation.js';
 import { presentJob } from '../../resources/present.js';
 import {
@@ -20,7 +20,7 @@ import {
 } from '../../resources/schemas.js';
 import { metadataFilter } from '../v1/jobs.js';
 import { route } from './auth-routes.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../../accounts/permissions.js';
 import { dataSchema, idParams, orgIdParams } from './schemas.js';
 import { requireOrgPermission, requireSession } from './session.js';
 
@@ -170,26 +170,25 @@ export const JOB_PERMISSIONS: Record<keyof typeof jobDashboardOperations, Permis
 const TEXT_TYPES = new Set(['zpl', 'epl', 'text', 'html']);
 
 export function jobDashboardRoutes(deps: {
-  store: Store;
   accounts: AccountService;
+  members: MembershipService;
+  organizations: OrganizationService;
   jobs: JobService;
   defaultPageSize: number;
 }): Router {
-  const { store, accounts, jobs, defaultPageSize } = deps;
+  const { accounts, members, organizations, jobs, defaultPageSize } = deps;
   const router = Router();
   const ops = jobDashboardOperations;
   const withSession = requireSession(accounts);
   const guard = (name: keyof typeof ops) => [
     withSession,
-    requireOrgPermission(store, JOB_PERMISSIONS[name]),
+    requireOrgPermission(members, JOB_PERMISSIONS[name]),
   ];
 
   /** The organization and mode a request acts in, as a key of that mode would. */
   const context = async (orgId: string, query: unknown): Promise<JobContext> => {
     const { mode } = parseWith(modeQuery, query);
-    const organization = await store.organizations.get(orgId);
-    if (!organization) throw new PrintwireError('NOT_FOUND', `no organization ${orgId}`);
-    return { organization, mode };
+    return { organization: await organizations.get(orgId), mode };
   };
   const target = async (req: { params: unknown; query: unknown }) => {
     const { orgId, id } = parseWith(idParams, req.params);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ROLES } from './permissions.js';
+import { ROLES } from '../../accounts/permissions.js';
 import { startDashboard, type DashboardHarness, type Person } from '../../testing/dashboard.js';
 
 const DAY = 24 * 3_600_000;

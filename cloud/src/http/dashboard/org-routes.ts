@@ -3,22 +3,18 @@
  * API keys and activation codes. Every org-scoped route names one permission of the role table.
  */
 import { Router } from 'express';
-import { PrintwireError } from '@printwire/shared/errors/index';
+import type { MembershipService } from '../../accounts/members.js';
+import { permissionsOf, type Permission } from '../../accounts/permissions.js';
 import type { AccountService } from '../../accounts/service.js';
-import { sha256 } from '../../accounts/secrets.js';
 import { parseWith, type Operation } from '../operation.js';
 import { errorBodySchema } from '../../resources/schemas.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ConfigNotifier } from '../../services/agent-config.js';
-import { SANDBOX_PRINTERS } from '../../sandbox/printers.js';
-import { generateApiKey, hashSecret } from '../../services/api-keys.js';
-import { generateActivationCode } from '../../services/bootstrap.js';
+import type { CredentialService } from '../../services/credentials.js';
+import type { OrganizationService } from '../../services/organizations.js';
 import { PLAN_RULES } from '../../services/plans.js';
 import type { Invitation, Member } from '../../storage/accounts.js';
-import type { Store } from '../../storage/store.js';
 import type { ApiKey, Organization } from '../../storage/types.js';
 import { route } from './auth-routes.js';
-import { atMost, can, permissionsOf, type Permission } from './permissions.js';
 import {
   acceptedSchema,
   accessSchema,
@@ -57,10 +53,6 @@ const notFound = {
   description: 'NOT_FOUND (also for organizations the caller is not in)',
   schema: errorBodySchema,
 };
-
-/** Invitations are valid 7 days; activation codes 24 hours. */
-export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
-export const ACTIVATION_CODE_TTL_MS = 24 * 3_600_000;
 
 type OrgOperation = Operation & { permission: Permission };
 
@@ -250,14 +242,6 @@ export const orgOperations = {
   }),
 } satisfies Record<string, Operation>;
 
-/** The settings agents receive in their configuration: a change is pushed to them. */
-const LOCAL_SETTINGS = [
-  'requireSignature',
-  'unsignedModeEnabled',
-  'devModeEnabled',
-  'allowedOrigins',
-] as const;
-
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
@@ -314,37 +298,33 @@ export function billingPeriod(ms: number): { start: number; end: number } {
 }
 
 export function orgRoutes(deps: {
-  store: Store;
   clock: Clock;
   accounts: AccountService;
-  /** Local-mode settings reach the organization's agents. */
-  agents: ConfigNotifier;
+  organizations: OrganizationService;
+  members: MembershipService;
+  credentials: CredentialService;
 }): Router {
-  const { store, clock, accounts, agents } = deps;
+  const { clock, accounts, organizations, members, credentials } = deps;
   const router = Router();
   const ops = orgOperations;
   const withSession = requireSession(accounts);
-  const guard = (o: OrgOperation) => [withSession, requireOrgPermission(store, o.permission)];
+  const guard = (o: OrgOperation) => [withSession, requireOrgPermission(members, o.permission)];
   const orgId = (params: unknown) => parseWith(orgIdParams, params).orgId;
-  const loadOrg = async (id: string) => {
-    const org = await store.organizations.get(id);
-    if (!org) throw new PrintwireError('NOT_FOUND', `no organization ${id}`);
-    return org;
-  };
+  const actor = (res: Parameters<typeof role>[0]) => ({
+    userId: session(res).userId,
+    role: role(res),
+  });
 
   route(router, ops.createOrg, withSession, async (req, res) => {
     const body = parseWith(createOrgBody, req.body);
-    const now = clock.now();
-    const org = await store.organizations.create(
+    const org = await organizations.create(
       { name: body.name, locale: body.locale },
-      now,
-      SANDBOX_PRINTERS,
+      session(res).userId,
     );
-    await store.organizations.addMember(org.id, session(res).userId, 'owner', now);
     res.status(201).json(presentOrganization(org));
   });
   route(router, ops.listOrgs, withSession, async (_req, res) => {
-    const rows = await store.members.organizationsOf(session(res).userId);
+    const rows = await organizations.listFor(session(res).userId);
     res.json({
       data: rows.map((r) => ({ ...presentOrganization(r.organization), role: r.role })),
       nextCursor: null,
@@ -352,34 +332,15 @@ export function orgRoutes(deps: {
   });
   route(router, ops.acceptInvitation, withSession, async (req, res) => {
     const { token } = parseWith(tokenBody, req.body);
-    const account = await accounts.me(session(res).userId);
-    const result = await store.members.acceptInvitation(
-      sha256(token),
-      { id: account.id, email: account.email },
-      clock.now(),
-    );
-    if (result.outcome === 'invalid') {
-      const message = 'token: the invitation is invalid, used, revoked or expired';
-      throw new PrintwireError('VALIDATION_FAILED', message, {
-        details: [{ path: 'token', message, rule: 'link_invalid' }],
-      });
-    }
-    if (result.outcome === 'wrong-user') {
-      throw new PrintwireError(
-        'FORBIDDEN',
-        'this invitation was sent to another address: log in with that account',
-      );
-    }
-    const orgIdValue = result.invitation.organizationId;
-    const current = await store.members.roleOf(orgIdValue, account.id);
+    const joined = await members.accept(token, session(res).userId);
     res.json({
-      organization: presentOrganization(await loadOrg(orgIdValue)),
-      role: current ?? result.invitation.role,
+      organization: presentOrganization(await organizations.get(joined.organizationId)),
+      role: joined.role,
     });
   });
 
   route(router, ops.getOrg, ...guard(ops.getOrg), async (req, res) => {
-    res.json(presentOrganization(await loadOrg(orgId(req.params))));
+    res.json(presentOrganization(await organizations.get(orgId(req.params))));
   });
   route(router, ops.access, ...guard(ops.access), (_req, res) => {
     const r = role(res);
@@ -387,158 +348,82 @@ export function orgRoutes(deps: {
   });
   route(router, ops.patchOrg, ...guard(ops.patchOrg), async (req, res) => {
     const patch = parseWith(patchOrgBody, req.body);
-    const org = await store.organizations.update(orgId(req.params), patch, clock.now());
-    if (!org) throw new PrintwireError('NOT_FOUND', 'no such organization');
-    if (LOCAL_SETTINGS.some((key) => patch[key] !== undefined)) await agents.changed(org.id);
-    res.json(presentOrganization(org));
+    res.json(presentOrganization(await organizations.update(orgId(req.params), patch)));
   });
   route(router, ops.deleteOrg, ...guard(ops.deleteOrg), async (req, res) => {
-    const id = orgId(req.params);
     const { confirm } = parseWith(deleteOrgBody, req.body);
-    const org = await loadOrg(id);
-    if (confirm !== org.name) {
-      const message = 'confirm: type the organization’s exact name';
-      throw new PrintwireError('VALIDATION_FAILED', message, {
-        details: [{ path: 'confirm', message, rule: 'name_mismatch' }],
-      });
-    }
-    await store.members.deleteOrganization(id);
+    await organizations.remove(orgId(req.params), confirm);
     res.json({ message: 'organization deleted' });
   });
 
   route(router, ops.listMembers, ...guard(ops.listMembers), async (req, res) => {
-    const members = await store.members.listMembers(orgId(req.params));
-    res.json({ data: members.map(presentMember), nextCursor: null });
+    const list = await members.list(orgId(req.params));
+    res.json({ data: list.map(presentMember), nextCursor: null });
   });
   route(router, ops.patchMember, ...guard(ops.patchMember), async (req, res) => {
     const params = parseWith(memberParams, req.params);
     const { role: next } = parseWith(roleBody, req.body);
-    const current = await store.members.roleOf(params.orgId, params.userId);
-    if (!current) throw new PrintwireError('NOT_FOUND', `no member ${params.userId}`);
-    if ((current === 'owner' || next === 'owner') && !can(role(res), 'owners:manage')) {
-      throw new PrintwireError('FORBIDDEN', 'only owners make or unmake owners');
-    }
-    const outcome = await store.members.changeMember(params.orgId, params.userId, next);
-    if (outcome === 'last-owner') {
-      throw new PrintwireError(
-        'CONFLICT',
-        'the last owner cannot be demoted: make another owner first',
-      );
-    }
-    const member = (await store.members.listMembers(params.orgId)).find(
-      (m) => m.userId === params.userId,
-    );
-    if (!member) throw new PrintwireError('NOT_FOUND', `no member ${params.userId}`);
+    const member = await members.changeRole(params.orgId, params.userId, next, actor(res));
     res.json(presentMember(member));
   });
   route(router, ops.removeMember, ...guard(ops.removeMember), async (req, res) => {
     const params = parseWith(memberParams, req.params);
+    await members.remove(params.orgId, params.userId, actor(res));
     const self = params.userId === session(res).userId;
-    if (!self && !can(role(res), 'members:manage')) {
-      throw new PrintwireError('FORBIDDEN', `the ${role(res)} role may not remove members`);
-    }
-    const current = await store.members.roleOf(params.orgId, params.userId);
-    if (!current) throw new PrintwireError('NOT_FOUND', `no member ${params.userId}`);
-    if (!self) {
-      if (current === 'owner' && !can(role(res), 'owners:manage')) {
-        throw new PrintwireError('FORBIDDEN', 'only owners remove owners');
-      }
-    }
-    const outcome = await store.members.changeMember(params.orgId, params.userId, null);
-    if (outcome === 'last-owner') {
-      throw new PrintwireError('CONFLICT', 'the last owner cannot leave: make another owner first');
-    }
     res.json({ message: self ? 'you left the organization' : 'member removed' });
   });
 
   route(router, ops.listInvitations, ...guard(ops.listInvitations), async (req, res) => {
-    const list = await store.members.listInvitations(orgId(req.params), clock.now());
+    const list = await members.listInvitations(orgId(req.params));
     res.json({ data: list.map(presentInvitation), nextCursor: null });
   });
   route(router, ops.invite, ...guard(ops.invite), async (req, res) => {
     const id = orgId(req.params);
     const body = parseWith(inviteBody, req.body);
-    const mine = role(res);
-    if (!atMost(body.role, mine) || (body.role === 'owner' && !can(mine, 'owners:manage'))) {
-      throw new PrintwireError('FORBIDDEN', `a ${mine} may not invite a ${body.role}`);
-    }
-    const members = await store.members.listMembers(id);
-    if (members.some((m) => m.email === body.email.toLowerCase())) {
-      throw new PrintwireError('CONFLICT', `${body.email} is already a member`);
-    }
-    const invitation = await accounts.invite({
-      organization: await loadOrg(id),
-      email: body.email,
-      role: body.role,
-      inviter: await accounts.me(session(res).userId),
-      ttlMs: INVITATION_TTL_MS,
-    });
+    const invitation = await members.invite(id, { email: body.email, role: body.role }, actor(res));
     res.status(201).json(presentInvitation(invitation));
   });
   route(router, ops.revokeInvitation, ...guard(ops.revokeInvitation), async (req, res) => {
     const params = parseWith(idParams, req.params);
-    if (!(await store.members.revokeInvitation(params.orgId, params.id, clock.now()))) {
-      throw new PrintwireError('NOT_FOUND', `no pending invitation ${params.id}`);
-    }
+    await members.revokeInvitation(params.orgId, params.id);
     res.json({ message: 'invitation revoked' });
   });
 
   route(router, ops.billing, ...guard(ops.billing), async (req, res) => {
-    const org = await loadOrg(orgId(req.params));
+    const org = await organizations.get(orgId(req.params));
     const now = clock.now();
     const period = billingPeriod(now);
     res.json({
       plan: org.plan,
       monthlyQuota: PLAN_RULES[org.plan].monthlyJobs,
-      usedThisMonth: await store.organizations.liveJobsThisMonth(org.id, now),
+      usedThisMonth: await organizations.liveJobsThisMonth(org.id, now),
       periodStart: iso(period.start),
       periodEnd: iso(period.end),
     });
   });
 
   route(router, ops.createApiKey, ...guard(ops.createApiKey), async (req, res) => {
-    const id = orgId(req.params);
     const body = parseWith(createApiKeyBody, req.body);
-    const generated = generateApiKey(body.mode);
-    const apiKey = await store.organizations.createApiKey(
-      id,
-      {
-        name: body.name,
-        mode: body.mode,
-        scopes: body.scopes,
-        keyHash: generated.hash,
-        prefix: generated.prefix,
-      },
-      clock.now(),
-    );
-    res.status(201).json({ apiKey: presentApiKey(apiKey), key: generated.key });
+    const created = await credentials.createApiKey(orgId(req.params), {
+      name: body.name,
+      mode: body.mode,
+      scopes: body.scopes,
+    });
+    res.status(201).json({ apiKey: presentApiKey(created.apiKey), key: created.key });
   });
   route(router, ops.listApiKeys, ...guard(ops.listApiKeys), async (req, res) => {
-    const keys = await store.organizations.listApiKeys(orgId(req.params));
+    const keys = await credentials.listApiKeys(orgId(req.params));
     res.json({ data: keys.map(presentApiKey), nextCursor: null });
   });
   route(router, ops.revokeApiKey, ...guard(ops.revokeApiKey), async (req, res) => {
     const params = parseWith(idParams, req.params);
-    if (!(await store.organizations.revokeApiKey(params.orgId, params.id, clock.now()))) {
-      throw new PrintwireError('NOT_FOUND', `no active API key ${params.id}`);
-    }
+    await credentials.revokeApiKey(params.orgId, params.id);
     res.json({ message: 'API key revoked' });
   });
   route(router, ops.createActivationCode, ...guard(ops.createActivationCode), async (req, res) => {
-    const id = orgId(req.params);
     const body = parseWith(createActivationCodeBody, req.body ?? {});
-    const code = generateActivationCode();
-    const now = clock.now();
-    const created = await store.organizations.createActivationCode(
-      id,
-      {
-        codeHash: hashSecret(code),
-        name: body.name ?? null,
-        expiresAt: now + ACTIVATION_CODE_TTL_MS,
-      },
-      now,
-    );
-    res.status(201).json({ code, expiresAt: iso(created.expiresAt) });
+    const created = await credentials.createActivationCode(orgId(req.params), body.name ?? null);
+    res.status(201).json({ code: created.code, expiresAt: iso(created.expiresAt) });
   });
   return router;
 }

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { BusEvent } from '../../bus/events.js';
 import type { ReportedPrinter } from '../../storage/devices.js';
 import { printersConfig } from '../../services/agent-config.js';
-import { ROLES } from './permissions.js';
+import { ROLES } from '../../accounts/permissions.js';
 import { storeKinds } from '../../testing/stores.js';
 import { startDashboard, type DashboardHarness, type Person } from '../../testing/dashboard.js';
 

@@ -9,9 +9,10 @@ import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { CODEPAGES } from '@printwire/shared/codepage/index';
 import type { AccountService } from '../../accounts/service.js';
-import type { ConfigNotifier } from '../../services/agent-config.js';
+import type { MembershipService } from '../../accounts/members.js';
+import type { InventoryService } from '../../services/inventory.js';
+import type { OrganizationService } from '../../services/organizations.js';
 import type { JobService } from '../../services/jobs.js';
-import type { Store } from '../../storage/store.js';
 import type { Device, Job, Printer } from '../../storage/types.js';
 import { JOB_STATES } from '../../storage/types.js';
 import { parseWith, type Operation } from '../operation.js';
@@ -19,7 +20,7 @@ import { presentJob, presentPrinter } from '../../resources/present.js';
 import { errorBodySchema, jobSchema, printerSchema } from '../../resources/schemas.js';
 import { route } from './auth-routes.js';
 import { modeQuery } from './job-routes.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../../accounts/permissions.js';
 import { dataSchema, idParams, orgIdParams } from './schemas.js';
 import { requireOrgPermission, requireSession } from './session.js';
 
@@ -231,20 +232,21 @@ export function testPageRequest(printer: Printer, at: Date): Record<string, unkn
 }
 
 export function printerRoutes(deps: {
-  store: Store;
   accounts: AccountService;
+  members: MembershipService;
+  organizations: OrganizationService;
+  inventory: InventoryService;
   jobs: JobService;
-  agents: ConfigNotifier;
   clockNow: () => number;
   defaultPageSize: number;
 }): Router {
-  const { store, accounts, jobs, agents, defaultPageSize } = deps;
+  const { accounts, members, organizations, inventory, jobs, defaultPageSize } = deps;
   const router = Router();
   const ops = printerOperations;
   const withSession = requireSession(accounts);
   const guard = (name: keyof typeof ops) => [
     withSession,
-    requireOrgPermission(store, PRINTER_PERMISSIONS[name]),
+    requireOrgPermission(members, PRINTER_PERMISSIONS[name]),
   ];
   const visibility = (mode: string) => ({ includeSandbox: mode === 'test' });
 
@@ -254,26 +256,21 @@ export function printerRoutes(deps: {
       if (!devices.has(p.deviceId)) {
         devices.set(
           p.deviceId,
-          await store.inventory.getDevice(orgId, p.deviceId, { includeSandbox: true }),
+          await inventory.getDevice(orgId, p.deviceId, { includeSandbox: true }),
         );
       }
     }
     return printers.map((p) => presentDashboardPrinter(p, devices.get(p.deviceId)));
   };
-  const organization = async (orgId: string) => {
-    const org = await store.organizations.get(orgId);
-    if (!org) throw new PrintwireError('NOT_FOUND', `no organization ${orgId}`);
-    return org;
-  };
+  const organization = (orgId: string) => organizations.get(orgId);
 
   route(router, ops.overview, ...guard('overview'), async (req, res) => {
     const { orgId } = parseWith(orgIdParams, req.params);
     const q = parseWith(overviewQuery, req.query);
     const since = q.since ? Date.parse(q.since) : deps.clockNow() - 86_400_000;
     const org = await organization(orgId);
-    const [statuses, byState, failed] = await Promise.all([
-      store.inventory.countPrintersByStatus(orgId, visibility(q.mode)),
-      store.jobs.countByState(orgId, q.mode, since),
+    const [{ statuses, byState }, failed] = await Promise.all([
+      inventory.overview(orgId, q.mode, since),
       jobs.list({ organization: org, mode: q.mode }, { state: 'failed' }, { limit: 5 }),
     ]);
     const count = (s: string) => statuses[s] ?? 0;
@@ -296,7 +293,7 @@ export function printerRoutes(deps: {
   route(router, ops.listPrinters, ...guard('listPrinters'), async (req, res) => {
     const { orgId } = parseWith(orgIdParams, req.params);
     const q = parseWith(listQuery, req.query);
-    const page = await store.inventory.listPrinters(
+    const page = await inventory.listPrinters(
       orgId,
       visibility(q.mode),
       {},
@@ -308,7 +305,7 @@ export function printerRoutes(deps: {
   route(router, ops.getPrinter, ...guard('getPrinter'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
     const { mode } = parseWith(modeQuery, req.query);
-    const printer = await store.inventory.getPrinter(orgId, id, visibility(mode));
+    const printer = await inventory.getPrinter(orgId, id, visibility(mode));
     if (!printer) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
     res.json((await present(orgId, [printer]))[0]);
   });
@@ -316,21 +313,13 @@ export function printerRoutes(deps: {
   route(router, ops.patchPrinter, ...guard('patchPrinter'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
     const body = parseWith(patchPrinterBody, req.body);
-    const existing = await store.inventory.getPrinter(orgId, id, { includeSandbox: true });
-    if (!existing) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
-    if (existing.sandbox) {
-      throw new PrintwireError('CONFLICT', `printer ${id} is a sandbox printer: it cannot change`);
-    }
-    const printer = await store.inventory.updatePrinterSettings(orgId, id, body);
-    if (!printer) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
-    // The defaults (and a default printer) reach the organization's agents now.
-    await agents.changed(orgId);
+    const printer = await inventory.updatePrinterSettings(orgId, id, body);
     res.json((await present(orgId, [printer]))[0]);
   });
 
   route(router, ops.testPage, ...guard('testPage'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
-    const printer = await store.inventory.getPrinter(orgId, id, { includeSandbox: true });
+    const printer = await inventory.getPrinter(orgId, id, { includeSandbox: true });
     if (!printer) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
     const ctx = {
       organization: await organization(orgId),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { originProblem, PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import { PLANS, SCOPES } from '../../storage/types.js';
-import { PERMISSIONS, ROLES } from './permissions.js';
+import { PERMISSIONS, ROLES } from '../../accounts/permissions.js';
 
 export const LOCALES = ['en', 'fr', 'ht'] as const;
 export const RETENTION_DAYS = [0, 1, 7, 30, 90] as const;

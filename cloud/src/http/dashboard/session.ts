@@ -6,10 +6,10 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { PrintwireError } from '@printwire/shared/errors/index';
+import type { MembershipService } from '../../accounts/members.js';
+import { can, type Permission } from '../../accounts/permissions.js';
 import type { AccountService } from '../../accounts/service.js';
 import type { Role } from '../../storage/accounts.js';
-import type { Store } from '../../storage/store.js';
-import { can, type Permission } from './permissions.js';
 
 export const REFRESH_COOKIE = 'pw_refresh';
 
@@ -52,10 +52,13 @@ export function requireSession(accounts: AccountService): RequestHandler {
 }
 
 /** Loads the caller's role in `req.params.orgId` and checks `permission`. */
-export function requireOrgPermission(store: Store, permission: Permission): RequestHandler {
+export function requireOrgPermission(
+  members: Pick<MembershipService, 'roleOf'>,
+  permission: Permission,
+): RequestHandler {
   return async (req, res, next) => {
     const orgId = String(req.params.orgId ?? '');
-    const r = await store.members.roleOf(orgId, session(res).userId);
+    const r = await members.roleOf(orgId, session(res).userId);
     if (!r) {
       next(new PrintwireError('NOT_FOUND', `no organization ${orgId}`));
       return;

@@ -7,7 +7,7 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import { storeKinds } from '../../testing/stores.js';
-import { ROLES } from './permissions.js';
+import { ROLES } from '../../accounts/permissions.js';
 import { startDashboard, type DashboardHarness, type Person } from '../../testing/dashboard.js';
 
 /** Each detail's message, which starts with its path. */

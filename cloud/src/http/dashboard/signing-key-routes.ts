@@ -5,20 +5,16 @@
  * the private key once (PKCS#8 PEM) and keeps only the public key (SPKI PEM). Creating and
  * revoking reach the organization's agents within seconds. Roles as for API keys.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { PrintwireError } from '@printwire/shared/errors/index';
-import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import type { AccountService } from '../../accounts/service.js';
 import { parseWith, type Operation } from '../operation.js';
 import { errorBodySchema } from '../../resources/schemas.js';
-import type { Clock } from '../../lib/clock.js';
-import type { ConfigNotifier } from '../../services/agent-config.js';
-import type { Store } from '../../storage/store.js';
+import type { MembershipService } from '../../accounts/members.js';
+import { MAX_ACTIVE_SIGNING_KEYS, type SigningKeyService } from '../../services/signing-keys.js';
 import type { SigningKey } from '../../storage/types.js';
 import { route } from './auth-routes.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../../accounts/permissions.js';
 import { dataSchema, idParams, messageSchema, orgIdParams } from './schemas.js';
 import { requireOrgPermission, requireSession } from './session.js';
 
@@ -26,7 +22,7 @@ const TAG = 'Dashboard: developers';
 const NOTE = 'Dashboard session: Authorization: Bearer <accessToken>.';
 
 /** Active keys per organization: what one agent configuration carries at most. */
-export const MAX_ACTIVE_SIGNING_KEYS = PROTOCOL_LIMITS.maxSigningKeys;
+export { MAX_ACTIVE_SIGNING_KEYS };
 
 export const createSigningKeyBody = z.object({ name: z.string().min(1).max(100) });
 
@@ -112,49 +108,33 @@ export const presentSigningKey = (k: SigningKey) => ({
 });
 
 /** A new Ed25519 key pair as PEM: the public key SPKI, the private key PKCS#8. */
-export function generateSigningKeyPair(): { publicKey: string; privateKey: string } {
-  return generateKeyPairSync('ed25519', {
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-}
-
 export function signingKeyRoutes(deps: {
-  store: Store;
-  clock: Clock;
   accounts: AccountService;
-  agents: ConfigNotifier;
+  members: MembershipService;
+  signingKeys: SigningKeyService;
 }): Router {
-  const { store, clock, accounts, agents } = deps;
+  const { accounts, members, signingKeys } = deps;
   const router = Router();
   const ops = signingKeyOperations;
   const withSession = requireSession(accounts);
-  const guard = (o: KeyOperation) => [withSession, requireOrgPermission(store, o.permission)];
+  const guard = (o: KeyOperation) => [withSession, requireOrgPermission(members, o.permission)];
 
   route(router, ops.createSigningKey, ...guard(ops.createSigningKey), async (req, res) => {
     const { orgId } = parseWith(orgIdParams, req.params);
     const { name } = parseWith(createSigningKeyBody, req.body);
-    const pair = generateSigningKeyPair();
-    const key = await store.signingKeys.create(
-      orgId,
-      { name, publicKey: pair.publicKey },
-      clock.now(),
-      MAX_ACTIVE_SIGNING_KEYS,
-    );
-    await agents.changed(orgId);
-    res.status(201).json({ signingKey: presentSigningKey(key), privateKey: pair.privateKey });
+    const created = await signingKeys.create(orgId, name);
+    res
+      .status(201)
+      .json({ signingKey: presentSigningKey(created.signingKey), privateKey: created.privateKey });
   });
   route(router, ops.listSigningKeys, ...guard(ops.listSigningKeys), async (req, res) => {
     const { orgId } = parseWith(orgIdParams, req.params);
-    const keys = await store.signingKeys.list(orgId);
+    const keys = await signingKeys.list(orgId);
     res.json({ data: keys.map(presentSigningKey), nextCursor: null });
   });
   route(router, ops.revokeSigningKey, ...guard(ops.revokeSigningKey), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
-    if (!(await store.signingKeys.revoke(orgId, id, clock.now()))) {
-      throw new PrintwireError('NOT_FOUND', `no active signing key ${id}`);
-    }
-    await agents.changed(orgId);
+    await signingKeys.revoke(orgId, id);
     res.json({ message: 'signing key revoked' });
   });
   return router;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gallery } from '@printwire/shared/gallery/index';
-import { ROLES } from './permissions.js';
+import { ROLES } from '../../accounts/permissions.js';
 import { startDashboard, type DashboardHarness, type Person } from '../../testing/dashboard.js';
 
 const MB2 = 2 * 1024 * 1024;

@@ -18,12 +18,11 @@ import {
 import type { AccountService } from '../../accounts/service.js';
 import { parseWith, type Operation } from '../operation.js';
 import { errorBodySchema, templateSchema } from '../../resources/schemas.js';
-import type { Clock } from '../../lib/clock.js';
-import type { ConfigNotifier } from '../../services/agent-config.js';
-import type { Store } from '../../storage/store.js';
+import type { MembershipService } from '../../accounts/members.js';
+import type { TemplateService } from '../../services/templates.js';
 import type { Template } from '../../storage/types.js';
 import { route } from './auth-routes.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../../accounts/permissions.js';
 import { dataSchema, idParams, messageSchema, orgIdParams } from './schemas.js';
 import { requireOrgPermission, requireSession } from './session.js';
 
@@ -212,25 +211,19 @@ function withLimitPath(error: unknown): unknown {
 }
 
 export function templateRoutes(deps: {
-  store: Store;
-  clock: Clock;
   accounts: AccountService;
-  /** Every change reaches the organization's agents (local mode renders templates offline). */
-  agents: ConfigNotifier;
+  members: MembershipService;
+  templates: TemplateService;
 }): Router {
-  const { store, clock, accounts, agents } = deps;
+  const { accounts, members, templates } = deps;
   const router = Router();
   const ops = templateOperations;
   const withSession = requireSession(accounts);
   const guard = (n: keyof typeof PERMISSION) => [
     withSession,
-    requireOrgPermission(store, PERMISSION[n]),
+    requireOrgPermission(members, PERMISSION[n]),
   ];
-  const load = async (orgId: string, id: string) => {
-    const t = await store.templates.get(orgId, id);
-    if (!t) throw new PrintwireError('NOT_FOUND', `no template ${id}`);
-    return t;
-  };
+  const load = (orgId: string, id: string) => templates.get(orgId, id);
   const create = async (
     orgId: string,
     input: {
@@ -243,15 +236,15 @@ export function templateRoutes(deps: {
     checkCompiles(input.content, input.type);
     let created: Template;
     try {
-      created = await store.templates.create(
-        orgId,
-        { name: input.name, type: input.type, content: input.content, paper: input.paper ?? null },
-        clock.now(),
-      );
+      created = await templates.create(orgId, {
+        name: input.name,
+        type: input.type,
+        content: input.content,
+        paper: input.paper ?? null,
+      });
     } catch (error) {
       throw withLimitPath(error);
     }
-    await agents.changed(orgId);
     return created;
   };
 
@@ -273,7 +266,7 @@ export function templateRoutes(deps: {
   });
   route(router, ops.listTemplates, ...guard('listTemplates'), async (req, res) => {
     const { orgId } = parseWith(orgIdParams, req.params);
-    const list = await store.templates.list(orgId);
+    const list = await templates.list(orgId);
     res.json({ data: list.map(presentDashboardTemplate), nextCursor: null });
   });
   route(router, ops.createTemplate, ...guard('createTemplate'), async (req, res) => {
@@ -299,17 +292,12 @@ export function templateRoutes(deps: {
     const body = parseWith(patchTemplateBody, req.body);
     const current = await load(orgId, id);
     if (body.content !== undefined) checkCompiles(body.content, current.type);
-    const updated = await store.templates.updateTemplate(orgId, id, body, clock.now());
-    if (!updated) throw new PrintwireError('NOT_FOUND', `no template ${id}`);
-    await agents.changed(orgId);
+    const updated = await templates.update(orgId, id, body);
     res.json(presentDashboardTemplate(updated));
   });
   route(router, ops.deleteTemplate, ...guard('deleteTemplate'), async (req, res) => {
     const { orgId, id } = parseWith(idParams, req.params);
-    if (!(await store.templates.deleteTemplate(orgId, id))) {
-      throw new PrintwireError('NOT_FOUND', `no template ${id}`);
-    }
-    await agents.changed(orgId);
+    await templates.remove(orgId, id);
     res.json({ message: 'template deleted' });
   });
   route(router, ops.previewTemplate, ...guard('previewTemplate'), async (req, res) => {

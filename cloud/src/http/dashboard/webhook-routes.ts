@@ -7,14 +7,14 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { PrintwireError } from '@printwire/shared/errors/index';
 import type { AccountService } from '../../accounts/service.js';
 import { route } from './auth-routes.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../../accounts/permissions.js';
 import { requireOrgPermission, requireSession } from './session.js';
 import { parseWith, type Operation } from '../operation.js';
 import { errorBodySchema, listSchema } from '../../resources/schemas.js';
-import type { Store } from '../../storage/store.js';
+import type { MembershipService } from '../../accounts/members.js';
+import type { OrganizationService } from '../../services/organizations.js';
 import type { Organization } from '../../storage/types.js';
 import {
   deliverySchema,
@@ -197,22 +197,22 @@ export const webhookDashboardOperations = {
 } satisfies Record<string, Operation>;
 
 export function webhookDashboardRoutes(deps: {
-  store: Store;
   accounts: AccountService;
+  members: MembershipService;
+  organizations: OrganizationService;
   webhooks: WebhookService;
   defaultPageSize: number;
 }): Router {
-  const { store, webhooks } = deps;
+  const { members, organizations, webhooks } = deps;
   const router = Router();
   const ops = webhookDashboardOperations;
   const withSession = requireSession(deps.accounts);
   const guard = (permission: Permission): RequestHandler[] => [
     withSession,
-    requireOrgPermission(store, permission),
+    requireOrgPermission(members, permission),
   ];
   const org = async (orgId: string): Promise<Organization> => {
-    const o = await store.organizations.get(orgId);
-    if (!o) throw new PrintwireError('NOT_FOUND', `no organization ${orgId}`);
+    const o = await organizations.get(orgId);
     webhooks.requirePlan(o);
     return o;
   };

@@ -4,50 +4,21 @@
  * FORBIDDEN naming the scope.
  */
 import type { Request, Response } from 'express';
-import type { Logger } from 'pino';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { Clock } from '../../lib/clock.js';
-import { hashSecret, keyMode } from '../../services/api-keys.js';
-import type { Store } from '../../storage/store.js';
+import { keyMode } from '../../services/api-keys.js';
+import type { CredentialService } from '../../services/credentials.js';
 import type { ApiKey, Scope } from '../../storage/types.js';
 import type { CacheStore } from '../../cache/types.js';
 import { locals, type ApiAuth } from '../context.js';
 import { rateLimiter, type RateLimitOptions } from './rate-limit.js';
 
-/** How often a key's lastUsedAt is written at most (per key and instance). */
-export const LAST_USED_RESOLUTION_MS = 60_000;
-
-/**
- * Keeps apiKeys.lastUsedAt (shown in the dashboard) to within a minute without a write per
- * request: a key's use is written when its last recorded use is a minute old, after the request
- * is answered, batched with other writes.
- */
-class LastUsedRecorder {
-  private readonly written = new Map<string, number>();
-
-  constructor(
-    private readonly store: Store,
-    private readonly logger: Logger | undefined,
-  ) {}
-
-  record(organizationId: string, keyId: string, lastUsedAt: number | null, now: number): void {
-    const last = Math.max(this.written.get(keyId) ?? 0, lastUsedAt ?? 0);
-    if (now - last < LAST_USED_RESOLUTION_MS) return;
-    if (this.written.size >= 100_000) this.written.clear();
-    this.written.set(keyId, now);
-    this.store.organizations.touchApiKey(organizationId, keyId, now).catch((err: unknown) => {
-      this.logger?.warn({ err, keyId }, 'recording when an API key was last used failed');
-    });
-  }
-}
+export { LAST_USED_RESOLUTION_MS } from '../../services/credentials.js';
 
 /** Checks a request's API key; resolves with who is calling (401 UNAUTHORIZED otherwise). */
 export function keyAuthenticator(
-  store: Store,
-  clock: Clock,
-  logger?: Logger,
+  credentials: Pick<CredentialService, 'authenticate'>,
 ): (req: Request) => Promise<ApiAuth> {
-  const lastUsed = new LastUsedRecorder(store, logger);
   return async (req) => {
     const header = req.get('authorization');
     if (!header) {
@@ -64,12 +35,7 @@ export function keyAuthenticator(
         'the Authorization header holds no Printwire API key',
       );
     }
-    const found = await store.organizations.findApiKeyByHash(hashSecret(key));
-    if (!found) throw new PrintwireError('UNAUTHORIZED', 'unknown API key');
-    if (found.apiKey.revokedAt !== null) {
-      throw new PrintwireError('UNAUTHORIZED', 'this API key has been revoked');
-    }
-    lastUsed.record(found.organization.id, found.apiKey.id, found.apiKey.lastUsedAt, clock.now());
+    const found = await credentials.authenticate(key);
     return { organization: found.organization, apiKey: found.apiKey, mode: found.apiKey.mode };
   };
 }
@@ -89,13 +55,12 @@ export function checkScope(apiKey: ApiKey, scope: Scope): void {
  * guard and the handler together.
  */
 export function apiKeyGuard(deps: {
-  store: Store;
+  credentials: Pick<CredentialService, 'authenticate'>;
   cache: CacheStore;
   clock: Clock;
-  logger?: Logger;
   rateLimit: RateLimitOptions;
 }): (scope: Scope | 'any') => (req: Request, res: Response) => Promise<void> {
-  const authenticate = keyAuthenticator(deps.store, deps.clock, deps.logger);
+  const authenticate = keyAuthenticator(deps.credentials);
   const limit = rateLimiter(deps.cache, deps.clock, deps.rateLimit);
   return (scope) => async (req, res) => {
     const a = await authenticate(req);

@@ -7,8 +7,7 @@ import { getPrinterProfile } from '@printwire/shared/printers/index';
 import type { CacheStore } from '../../cache/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { PLAN_RULES } from '../../services/plans.js';
-import { usagePeriod } from '../../storage/organizations.js';
-import type { Store } from '../../storage/store.js';
+import { usagePeriod, type OrganizationService } from '../../services/organizations.js';
 import { auth } from '../context.js';
 import { invalid } from '../../resources/field-issues.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
@@ -68,18 +67,24 @@ export const accountOperations = {
 } satisfies Record<string, Operation>;
 
 export function accountRoutes(
-  deps: { store: Store; cache: CacheStore; clock: Clock },
+  deps: {
+    organizations: OrganizationService;
+    /** The database, asked whether it answers (GET /health/ready). */
+    database: { ping(): Promise<void> };
+    cache: CacheStore;
+    clock: Clock;
+  },
   guards: Guards,
 ): Router {
   const router = Router();
   const ops = accountOperations;
-  const { store, cache, clock } = deps;
+  const { organizations, database: db, cache, clock } = deps;
 
   mount(router, guards, ops.me, async (_req, res) => {
     const { organization, apiKey } = auth(res);
     const now = clock.now();
     const rules = PLAN_RULES[organization.plan] ?? PLAN_RULES.free;
-    const used = await store.organizations.liveJobsThisMonth(organization.id, now);
+    const used = await organizations.liveJobsThisMonth(organization.id, now);
     res.json({
       organization: {
         id: organization.id,
@@ -149,7 +154,7 @@ export function accountRoutes(
 
   mount(router, guards, ops.ready, async (_req, res) => {
     const checks = await Promise.all([
-      store.ping().then(
+      db.ping().then(
         () => 'ok' as const,
         () => 'failed' as const,
       ),

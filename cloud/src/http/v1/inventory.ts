@@ -1,7 +1,8 @@
 /** /v1/printers, /v1/devices and /v1/templates: read-only views of the organization's inventory. */
 import { Router } from 'express';
 import { PrintwireError } from '@printwire/shared/errors/index';
-import type { Store } from '../../storage/store.js';
+import type { InventoryService } from '../../services/inventory.js';
+import type { TemplateService } from '../../services/templates.js';
 import { auth } from '../context.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
 import { presentDevice, presentPrinter, presentTemplate } from '../../resources/present.js';
@@ -85,7 +86,12 @@ export const inventoryOperations = {
   },
 } satisfies Record<string, Operation>;
 
-export function inventoryRoutes(store: Store, guards: Guards, defaultPageSize: number): Router {
+export function inventoryRoutes(
+  deps: { inventory: InventoryService; templates: TemplateService },
+  guards: Guards,
+  defaultPageSize: number,
+): Router {
+  const { inventory, templates } = deps;
   const router = Router();
   const ops = inventoryOperations;
   const visibility = (mode: string) => ({ includeSandbox: mode === 'test' });
@@ -93,7 +99,7 @@ export function inventoryRoutes(store: Store, guards: Guards, defaultPageSize: n
   mount(router, guards, ops.listPrinters, async (req, res) => {
     const a = auth(res);
     const q = parseWith(printerListQuerySchema, req.query);
-    const page = await store.inventory.listPrinters(
+    const page = await inventory.listPrinters(
       a.organization.id,
       visibility(a.mode),
       { status: q.status, deviceId: q.deviceId },
@@ -105,7 +111,7 @@ export function inventoryRoutes(store: Store, guards: Guards, defaultPageSize: n
   mount(router, guards, ops.getPrinter, async (req, res) => {
     const a = auth(res);
     const { id } = parseWith(idParamsSchema, req.params);
-    const printer = await store.inventory.getPrinter(a.organization.id, id, visibility(a.mode));
+    const printer = await inventory.getPrinter(a.organization.id, id, visibility(a.mode));
     if (!printer) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
     res.json(presentPrinter(printer));
   });
@@ -113,7 +119,7 @@ export function inventoryRoutes(store: Store, guards: Guards, defaultPageSize: n
   mount(router, guards, ops.listDevices, async (req, res) => {
     const a = auth(res);
     const q = parseWith(deviceListQuerySchema, req.query);
-    const page = await store.inventory.listDevices(
+    const page = await inventory.listDevices(
       a.organization.id,
       visibility(a.mode),
       { status: q.status },
@@ -125,21 +131,21 @@ export function inventoryRoutes(store: Store, guards: Guards, defaultPageSize: n
   mount(router, guards, ops.getDevice, async (req, res) => {
     const a = auth(res);
     const { id } = parseWith(idParamsSchema, req.params);
-    const device = await store.inventory.getDevice(a.organization.id, id, visibility(a.mode));
+    const device = await inventory.getDevice(a.organization.id, id, visibility(a.mode));
     if (!device) throw new PrintwireError('NOT_FOUND', `no device ${id}`);
     res.json(presentDevice(device));
   });
 
   mount(router, guards, ops.listTemplates, async (_req, res) => {
     const a = auth(res);
-    const templates = await store.templates.list(a.organization.id);
-    res.json({ data: templates.map(presentTemplate), nextCursor: null });
+    const list = await templates.list(a.organization.id);
+    res.json({ data: list.map(presentTemplate), nextCursor: null });
   });
 
   mount(router, guards, ops.getTemplate, async (req, res) => {
     const a = auth(res);
     const { id } = parseWith(idParamsSchema, req.params);
-    const template = await store.templates.get(a.organization.id, id);
+    const template = await templates.find(a.organization.id, id);
     if (!template) throw new PrintwireError('NOT_FOUND', `no template ${id}`);
     res.json(presentTemplate(template));
   });

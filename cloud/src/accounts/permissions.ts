@@ -5,7 +5,7 @@
  * their printers; viewer read only.
  * Every dashboard route names the permission it needs and is checked against this table.
  */
-import type { Role } from '../../storage/accounts.js';
+import type { Role } from '../storage/accounts.js';
 
 export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const satisfies readonly Role[];
 
