@@ -3,8 +3,8 @@ import type { LocalErrorCode, SdkErrorCode } from '@printwire/shared/contracts/l
 /**
  * Codes a `PrintwireError` carries: the local API's (docs/local-api.md) and the SDK's own:
  * `AGENT_NOT_FOUND` (no agent answered on any port, or the connection was lost),
- * `LOCAL_ACCESS_BLOCKED` (the browser refused to let the page reach the computer's loopback) and
- * `TIMEOUT`. All are in Printwire's one error catalog.
+ * `LOCAL_ACCESS_BLOCKED` (the browser refused to let the page reach the computer's loopback). All
+ * are in Printwire's one error catalog.
  */
 export type PrintwireErrorCode = LocalErrorCode | SdkErrorCode;
 

@@ -57,10 +57,10 @@ export const LOCAL_ERROR_CODES = [
 export type LocalErrorCode = (typeof LOCAL_ERROR_CODES)[number];
 
 /**
- * The SDK's own codes, never on the wire: no agent answered (or the connection was lost), the
- * browser refused to let the page reach the loopback, a request got no answer in time.
+ * The SDK's own codes, never on the wire: no agent answered (or the connection was lost), or the
+ * browser refused to let the page reach the loopback.
  */
-export const SDK_ERROR_CODES = ['AGENT_NOT_FOUND', 'LOCAL_ACCESS_BLOCKED', 'TIMEOUT'] as const;
+export const SDK_ERROR_CODES = ['AGENT_NOT_FOUND', 'LOCAL_ACCESS_BLOCKED'] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 
 /** What `GET /v1/info` and the `welcome` frame say about the agent. */

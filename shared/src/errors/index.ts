@@ -118,12 +118,12 @@ export const JOB_ERROR_CODES = [
 ] as const satisfies readonly ErrorCode[];
 
 /**
- * The codes the agent window's API answers with (its own checks, and the agent's answers to an
- * activation, a cancel or a printer change).
+ * The codes the agent window's API answers with that the window says in its own words (an
+ * activation, a cancel, a printer change, its key). It shows the message of VALIDATION_FAILED,
+ * which names the field, as it is; INVALID_JSON and PAYLOAD_TOO_LARGE never reach its own pages;
+ * a 5xx is "the agent failed".
  */
 export const WINDOW_ERROR_CODES = [
-  'VALIDATION_FAILED',
-  'INVALID_JSON',
   'UNAUTHORIZED',
   'FORBIDDEN',
   'NOT_FOUND',
@@ -131,8 +131,6 @@ export const WINDOW_ERROR_CODES = [
   'PRINTER_NOT_FOUND',
   'CONFLICT',
   'JOB_ALREADY_FINISHED',
-  'PAYLOAD_TOO_LARGE',
-  'INTERNAL',
   'UNAVAILABLE',
 ] as const satisfies readonly ErrorCode[];
 

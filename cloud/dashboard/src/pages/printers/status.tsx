@@ -66,6 +66,7 @@ export function JobStateBadge({ state }: { state: string }) {
 
 /** The job error codes with their own words; others get the general sentence and the code. */
 export const JOB_ERROR_CODES = [
+  'INVALID_JOB',
   'EXPIRED',
   'PRINTER_OFFLINE',
   'PRINTER_NOT_FOUND',
@@ -82,6 +83,7 @@ export const JOB_ERROR_CODES = [
   'NO_BROWSER',
   'RENDER_FAILED',
   'INTERRUPTED',
+  'CANCELLED_AT_AGENT',
 ] as const;
 
 /** Why a job failed, in plain words, from its errorCode. */
