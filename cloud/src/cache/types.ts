@@ -4,6 +4,8 @@
  * the bus (the webhooks issue subscribes to it).
  */
 import type { Job, Mode } from '../storage/types.js';
+import type { DeviceEventType, PrinterEventType } from '@printwire/shared/contracts/webhook-events';
+import { backoffMs } from '@printwire/shared/time/backoff';
 
 export interface TokenBucketOptions {
   /** Most tokens the bucket holds (the burst). */
@@ -74,14 +76,7 @@ export interface JobStateChanged {
 
 /** A device or one of its printers changed (the spec's device.* and printer.* events). */
 export interface InventoryChanged {
-  type:
-    | 'device.activated'
-    | 'device.online'
-    | 'device.offline'
-    | 'printer.online'
-    | 'printer.offline'
-    | 'printer.paper_out'
-    | 'printer.error';
+  type: DeviceEventType | PrinterEventType;
   organizationId: string;
   deviceId: string;
   printerId: string | null;
@@ -172,7 +167,7 @@ export function refill(
 export function throttleDelayMs(failures: number, options: ThrottleOptions): number {
   const over = failures - options.freeAttempts + 1;
   if (over <= 0) return 0;
-  return Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.min(over - 1, 30));
+  return backoffMs(over - 1, { baseMs: options.baseDelayMs, maxMs: options.maxDelayMs });
 }
 
 /**
