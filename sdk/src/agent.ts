@@ -1,10 +1,24 @@
 /// <reference lib="dom" />
-import { PrintwireError, type PrintwireErrorCode } from './errors.js';
+import {
+  DEFAULT_LOCAL_PORTS,
+  FINAL_LOCAL_JOB_STATES as FINAL,
+  LOCAL_API_VERSION,
+  LOCAL_WS_PATH as WS_PATH,
+  type LocalAgentInfo,
+  type LocalErrorFrame,
+  type LocalJob,
+  type LocalJobState,
+  type LocalPrinter,
+  type LocalPrinterStatusEvent,
+  type LocalRequestFrame,
+  type LocalServerFrame as Frame,
+  type RequestType,
+} from '@printwire/shared/contracts/local-api';
+import { PrintwireError } from './errors.js';
 import { newNonce, sha256Hex, signaturePayload } from './sign.js';
 
 /** The agent's default ports, tried in this order (docs/local-mode.md). */
-export const DEFAULT_PORTS = [21910, 21911, 21912, 21913];
-const WS_PATH = '/v1/local';
+export const DEFAULT_PORTS = [...DEFAULT_LOCAL_PORTS];
 
 export interface ConnectOptions {
   /** Ports to try, in order; default 21910-21913. */
@@ -22,71 +36,24 @@ export interface ConnectOptions {
   reconnect?: boolean;
 }
 
-export interface AgentInfo {
-  agentVersion: string;
-  deviceId: string | null;
-  organizationId: string | null;
-  cloud: 'connected' | 'offline' | 'not-activated';
-  localApiVersion: number;
-}
-
-export interface Printer {
-  agentPrinterId: string;
-  printerId: string | null;
-  name: string;
-  alias: string | null;
-  kind: string;
-  language: string;
-  paper: string | null;
-  status: string;
-  isDefault: boolean;
-}
-
-export type JobState = 'queued' | 'sending' | 'printed' | 'failed' | 'cancelled';
-
-export interface Job {
-  id: string;
-  source: 'local';
-  idempotencyKey: string | null;
-  agentPrinterId: string;
-  printerId: string | null;
-  type: string;
-  templateId: string | null;
-  state: JobState;
-  attempt: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  metadata: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
+/** What the agent says about itself (`GET /v1/info`, and on connecting). */
+export type AgentInfo = LocalAgentInfo;
+/** A printer of the agent, as a page sees it. */
+export type Printer = LocalPrinter;
+export type JobState = LocalJobState;
+/** A job printed through the agent, as a page sees it. */
+export type Job = LocalJob;
 
 /** A job request, exactly as POST /v1/jobs takes it (templateId + data included). */
 export type JobRequest = Record<string, unknown>;
 
-type Frame =
-  | { type: 'welcome'; info: AgentInfo }
-  | { type: 'reply'; replyTo: string; result: unknown }
-  | {
-      type: 'error';
-      replyTo?: string;
-      code: string;
-      message: string;
-      retryable: boolean;
-      details?: unknown;
-    }
-  | { type: 'event'; event: 'printer.status'; data: Printer & { detail: string | null } }
-  | { type: 'event'; event: 'job'; data: Job };
-
 type Events = {
-  'printer.status': Printer & { detail: string | null; at: string };
+  'printer.status': LocalPrinterStatusEvent;
   job: Job;
   disconnect: PrintwireError;
 };
 
-const FINAL = ['printed', 'failed', 'cancelled'];
-const fail = (f: { code: string; message: string; retryable?: boolean; details?: unknown }) =>
-  new PrintwireError(f.code as PrintwireErrorCode, f.message, f.retryable ?? false, f.details);
+const fail = (f: LocalErrorFrame) => new PrintwireError(f.code, f.message, f.retryable, f.details);
 
 /** Opens the socket and waits for the agent's first frame: welcome, or the refusal it sends. */
 function open(url: string, timeoutMs: number): Promise<{ ws: WebSocket; info: AgentInfo }> {
@@ -245,12 +212,12 @@ export class LocalAgent {
     return () => set.delete(fn);
   }
 
-  async #request<T>(type: string, body?: unknown): Promise<T> {
+  async #request<T>(type: RequestType, body?: unknown): Promise<T> {
     if (this.#ws.readyState !== WebSocket.OPEN) {
       throw new PrintwireError('AGENT_NOT_FOUND', 'not connected to the agent', true);
     }
     const id = `r${++this.#seq}`;
-    const message: Record<string, unknown> = { v: 1, id, type };
+    const message: LocalRequestFrame = { v: LOCAL_API_VERSION, id, type };
     if (body !== undefined) message.body = body;
     if (this.#o.sign) {
       const timestamp = Math.floor(Date.now() / 1000);

@@ -1,25 +1,12 @@
+import type { LocalErrorCode, SdkErrorCode } from '@printwire/shared/contracts/local-api';
+
 /**
- * Codes a `PrintwireError` carries: the local API's (docs/local-api.md) and two of the SDK's own:
- * `AGENT_NOT_FOUND` (no agent answered on any port, or the connection was lost) and
- * `LOCAL_ACCESS_BLOCKED` (the browser refused to let the page reach the computer's loopback).
+ * Codes a `PrintwireError` carries: the local API's (docs/local-api.md) and the SDK's own:
+ * `AGENT_NOT_FOUND` (no agent answered on any port, or the connection was lost),
+ * `LOCAL_ACCESS_BLOCKED` (the browser refused to let the page reach the computer's loopback). All
+ * are in Printwire's one error catalog.
  */
-export type PrintwireErrorCode =
-  | 'SIGNATURE_REQUIRED'
-  | 'SIGNATURE_INVALID'
-  | 'SIGNATURE_EXPIRED'
-  | 'REPLAYED'
-  | 'ORIGIN_NOT_ALLOWED'
-  | 'ORIGIN_BLOCKED'
-  | 'INVALID_JOB'
-  | 'PRINTER_NOT_FOUND'
-  | 'JOB_NOT_FOUND'
-  | 'BAD_MESSAGE'
-  | 'TOO_LARGE'
-  | 'UNAVAILABLE'
-  | 'INTERNAL'
-  | 'TIMEOUT'
-  | 'AGENT_NOT_FOUND'
-  | 'LOCAL_ACCESS_BLOCKED';
+export type PrintwireErrorCode = LocalErrorCode | SdkErrorCode;
 
 /** Every error the SDK throws or rejects with. */
 export class PrintwireError extends Error {

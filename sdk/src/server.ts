@@ -1,4 +1,10 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import {
+  parseSignaturePayload,
+  signatureHeader,
+  signedMessage,
+  type SignedParts,
+} from '@printwire/shared/contracts/local-api';
 
 /**
  * @printwire/sdk/server: signs the payloads the browser SDK's `sign` callback hands to your
@@ -11,31 +17,14 @@ export interface SigningKey {
   privateKey: string | KeyObject;
 }
 
-const PAYLOAD =
-  /^printwire-local-v1\n[a-z.]{1,32}\n\/[^\n]{0,200}\n[^\n]{1,512}\n[0-9a-f]{64}\n\d{1,12}\n[A-Za-z0-9_-]{16,64}$/;
-
 /** The parts of a payload, to check before signing (which origin, which request). */
-export interface PayloadParts {
-  method: string;
-  path: string;
-  origin: string;
-  bodySha256: string;
-  timestamp: number;
-  nonce: string;
-}
+export type PayloadParts = SignedParts;
 
 /** Reads a payload the SDK built; throws when it is not one. */
 export function parsePayload(payload: string): PayloadParts {
-  if (!PAYLOAD.test(payload)) throw new Error('not a Printwire local payload');
-  const [, method, path, origin, bodySha256, timestamp, nonce] = payload.split('\n') as string[];
-  return {
-    method: method!,
-    path: path!,
-    origin: origin!,
-    bodySha256: bodySha256!,
-    timestamp: Number(timestamp),
-    nonce: nonce!,
-  };
+  const parts = parseSignaturePayload(payload);
+  if (!parts) throw new Error('not a Printwire local payload');
+  return parts;
 }
 
 /**
@@ -54,6 +43,6 @@ export function signPayload(
   }
   const privateKey =
     typeof key.privateKey === 'string' ? createPrivateKey(key.privateKey) : key.privateKey;
-  const signature = sign(null, Buffer.from(`${key.keyId}\n${payload}`, 'utf8'), privateKey);
-  return `keyId=${key.keyId},signature=${signature.toString('base64')}`;
+  const signature = sign(null, Buffer.from(signedMessage(key.keyId, payload), 'utf8'), privateKey);
+  return signatureHeader(key.keyId, signature.toString('base64'));
 }

@@ -1,22 +1,5 @@
 /** The string the agent verifies: see docs/local-api.md, "Signed requests". */
-export function signaturePayload(p: {
-  method: string;
-  path: string;
-  origin: string;
-  bodySha256: string;
-  timestamp: number;
-  nonce: string;
-}): string {
-  return [
-    'printwire-local-v1',
-    p.method,
-    p.path,
-    p.origin,
-    p.bodySha256,
-    p.timestamp,
-    p.nonce,
-  ].join('\n');
-}
+export { signaturePayload } from '@printwire/shared/contracts/local-api';
 
 const hex = (bytes: ArrayBuffer | Uint8Array) =>
   Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');

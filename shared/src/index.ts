@@ -1,6 +1,9 @@
 // The public surface of @printwire/shared. Each module is also importable by its subpath
 // (`@printwire/shared/errors/index`), so the cloud and agent take only what they use.
 export * from './errors/index.js';
+export * from './errors/field-issues.js';
+export * from './contracts/index.js';
+export * from './time/index.js';
 export * from './webhook/index.js';
 export * from './protocol/index.js';
 export * from './codepage/index.js';

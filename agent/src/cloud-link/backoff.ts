@@ -1,3 +1,5 @@
+import { backoffMs, fullJitter } from '@printwire/shared/time/backoff';
+
 /** Reconnection backoff of the cloud link. */
 export const RECONNECT_DEFAULTS = {
   /**
@@ -21,8 +23,7 @@ export function reconnectDelayMs(
 ): number {
   const base = options.baseMs ?? RECONNECT_DEFAULTS.baseMs;
   const cap = options.capMs ?? RECONNECT_DEFAULTS.capMs;
-  const window = Math.min(cap, base * 2 ** Math.min(failures, 30));
-  return Math.floor(random() * window);
+  return fullJitter(backoffMs(failures, { baseMs: base, maxMs: cap }), random);
 }
 
 /** A small seeded PRNG (mulberry32) for tests and benchmarks that need repeatable jitter. */

@@ -7,6 +7,7 @@ import type { TransportRegistry } from '../transports/registry.js';
 import type { PrinterStatusReport, Transport, TransportOptions } from '../transports/transport.js';
 import type { Clock, TimerHandle } from './clock.js';
 import type { AgentLogger } from '../logs/logger.js';
+import { backoffMs } from '@printwire/shared/time/backoff';
 
 /** Options of the job runner; defaults in `RUNNER_DEFAULTS`. */
 export interface RunnerOptions {
@@ -42,7 +43,7 @@ export const RUNNER_DEFAULTS = {
 
 /** Delay before attempt `attempt + 1`: base × 2^(attempt-1), capped. */
 export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return backoffMs(attempt - 1, { baseMs, maxMs });
 }
 
 export type RenderFunction = (

@@ -1,4 +1,5 @@
 import { PrintwireError } from '@printwire/shared/errors/index';
+import { isAllowedUrlScheme } from '@printwire/shared/contracts/url';
 
 /**
  * The URLs the agent downloads: https always, http only outside production (the contract's
@@ -12,9 +13,8 @@ export function checkDownloadUrl(text: string, production: boolean): URL {
   } catch {
     throw refused(`'${text.slice(0, 200)}' is not a URL`);
   }
-  if (url.protocol === 'https:') return url;
+  if (isAllowedUrlScheme(url.protocol, production)) return url;
   if (url.protocol === 'http:') {
-    if (!production) return url;
     throw refused(`${url.origin} is refused: only https URLs are downloaded in production`);
   }
   throw refused(

@@ -1,4 +1,5 @@
 import type { PrinterInfo } from '@printwire/shared/protocol/index';
+import { printOptions } from '@printwire/shared/contracts/job-request';
 import type { Clock } from '../core/clock.js';
 import type { JobQueue, LocalJobRecord } from '../queue/job-queue.js';
 import type { LocalBackend, LocalEvent, LocalInfo } from './backend.js';
@@ -165,11 +166,7 @@ export class AgentBackend implements LocalBackend {
     const printer = this.#printerFor(req);
     const now = this.#d.clock.now();
     const o = req.options ?? {};
-    const options: Record<string, unknown> = {};
-    if (o.copies !== undefined) options.copies = o.copies;
-    if (o.cut !== undefined) options.cut = o.cut;
-    if (o.openDrawer !== undefined) options.openDrawer = o.openDrawer;
-    if (o.codepage !== undefined) options.codepage = o.codepage;
+    const options = printOptions(o);
     const { id, created } = this.#d.queue.acceptLocal(
       {
         id: newId('job', now),

@@ -1,19 +1,17 @@
 import type { LocalSettings, OriginAnswer, OriginAnswers } from './local-store.js';
-import type { LocalJob, LocalPrinter } from './protocol.js';
+import type {
+  LocalAgentInfo,
+  LocalJob,
+  LocalPrinter,
+  LocalPrinterStatusEvent,
+} from '@printwire/shared/contracts/local-api';
 import type { NonceStore } from './trust.js';
 
 /** `GET /v1/info` and the session's welcome. */
-export interface LocalInfo {
-  agentVersion: string;
-  deviceId: string | null;
-  organizationId: string | null;
-  cloud: 'connected' | 'offline' | 'not-activated';
-  localApiVersion: number;
-}
+export type LocalInfo = LocalAgentInfo;
 
 export type LocalEvent =
-  | { event: 'printer.status'; data: LocalPrinter & { detail: string | null; at: string } }
-  | { event: 'job'; data: LocalJob };
+  { event: 'printer.status'; data: LocalPrinterStatusEvent } | { event: 'job'; data: LocalJob };
 
 /** What the local server needs from the agent (the agent implements it; tests fake it). */
 export interface LocalBackend {

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkJobRequest } from '@printwire/shared/contracts/job-request';
 import { FakePrinter } from '../../../test/fake-printer.js';
 import { Agent } from '../agent.js';
 import { silentLogger } from '../logs/logger.js';
@@ -235,6 +236,34 @@ describe('the WebSocket protocol', () => {
     assert.equal((noPrinter as { code: string }).code, 'PRINTER_NOT_FOUND');
     const noJob = await client.request('job.cancel', { jobId: 'job_unknown' });
     assert.equal((noJob as { code: string }).code, 'JOB_NOT_FOUND');
+    client.close();
+  });
+
+  test('a job the cloud refuses is refused here too, every field named with the cloud’s details', async () => {
+    settings({ allowedOrigins: [PAGE] });
+    const client = await connect(PAGE);
+    const body = {
+      type: 'text',
+      data: '',
+      alias: 'front',
+      printer: { deviceId: 'dev_1' },
+      options: { codepage: 'klingon' },
+    };
+    const shape = await client.request('job.print', body);
+    assert.equal((shape as { code: string }).code, 'INVALID_JOB');
+    const expected = checkJobRequest(body, { production: false });
+    assert.ok(!expected.ok);
+    assert.deepEqual((shape as { details: unknown }).details, expected.issues);
+    assert.match((shape as { message: string }).message, /^options\.codepage: /);
+    const targets = await client.request('job.print', { ...body, options: {} });
+    assert.deepEqual(
+      (targets as { details: Array<{ message: string }> }).details.map((d) => d.message),
+      [
+        'alias: needs deviceId (or use printer: { alias })',
+        'printer: name the printer by id, alias or name',
+        'data: must not be empty',
+      ],
+    );
     client.close();
   });
 

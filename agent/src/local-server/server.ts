@@ -12,6 +12,7 @@ import type { LocalBackend } from './backend.js';
 import { LocalSession } from './session.js';
 import { LOCAL_LIMITS, LOCAL_WS_PATH } from './protocol.js';
 import { judgeOrigin, type OriginPrompt } from './trust.js';
+import { systemClock } from '@printwire/shared/time/clock';
 
 /** The contract's ports: the first free one is used, and the SDK tries them in this order. */
 export const LOCAL_PORTS = [21910, 21911, 21912, 21913] as const;
@@ -238,7 +239,7 @@ export class LocalServer {
         backend: this.#o.backend,
         logger: this.#o.logger,
         limits: this.#limits,
-        nowSeconds: this.#o.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
+        nowSeconds: this.#o.nowSeconds ?? (() => Math.floor(systemClock.now() / 1000)),
         ...(this.#o.prompt ? { prompt: this.#o.prompt } : {}),
       });
       if (this.#sessions.size >= this.#limits.maxSessions) {

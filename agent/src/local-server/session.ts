@@ -1,7 +1,8 @@
 import type WebSocket from 'ws';
 import type { AgentLogger } from '../logs/logger.js';
 import type { LocalBackend, LocalEvent } from './backend.js';
-import { LOCAL_ERRORS, LocalApiError, type LocalErrorCode } from './errors.js';
+import { ERROR_CATALOG } from '@printwire/shared/errors/index';
+import { LocalApiError, type LocalErrorCode } from './errors.js';
 import {
   jobIdBodySchema,
   LOCAL_API_VERSION,
@@ -55,7 +56,7 @@ export class LocalSession {
 
   /** Sends one error frame and closes: the page learns why before anything else. */
   refuse(code: LocalErrorCode, message: string): void {
-    this.#send({ type: 'error', code, message, retryable: LOCAL_ERRORS[code].retryable });
+    this.#send({ type: 'error', code, message, retryable: ERROR_CATALOG[code].retryable });
     this.#ws.close(REFUSED_CLOSE_CODE, code);
   }
 

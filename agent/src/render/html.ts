@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isAllowedUrlScheme } from '@printwire/shared/contracts/url';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,8 +226,7 @@ export class HtmlRenderer {
       page.on('request', (request) => {
         const scheme = new URL(request.url()).protocol;
         const allowed =
-          ['https:', 'data:', 'blob:', 'about:'].includes(scheme) ||
-          (scheme === 'http:' && !production);
+          ['data:', 'blob:', 'about:'].includes(scheme) || isAllowedUrlScheme(scheme, production);
         // file: and other schemes would let a job read this computer's files.
         void (allowed ? request.continue() : request.abort('accessdenied'));
       });

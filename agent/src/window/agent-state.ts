@@ -1,4 +1,5 @@
 import type { PrinterInfo, PrinterStatus } from '@printwire/shared/protocol/index';
+import { PRINTER_NEEDS_ATTENTION } from '@printwire/shared/contracts/printer-status';
 
 /** A printer whose status a person should hear of (paper out, cover open, offline, error). */
 export interface PrinterAttention {
@@ -22,7 +23,7 @@ export interface AgentState {
   attention: PrinterAttention[];
 }
 
-const NEEDS_ATTENTION = new Set<PrinterStatus>(['paper_out', 'cover_open', 'offline', 'error']);
+const NEEDS_ATTENTION = new Set<PrinterStatus>(PRINTER_NEEDS_ATTENTION);
 
 /** Whether this status calls for a native notification. */
 export function needsAttention(status: PrinterStatus): boolean {

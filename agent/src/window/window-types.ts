@@ -3,8 +3,9 @@
  * app (agent/window/) imports too: no runtime code and no Node types here.
  */
 
-export type PrinterStatusWord =
-  'online' | 'offline' | 'paper_out' | 'cover_open' | 'error' | 'unknown';
+import type { PrinterStatus } from '@printwire/shared/contracts/printer-status';
+
+export type PrinterStatusWord = PrinterStatus;
 
 export interface WindowState {
   tray: 'paused' | 'attention' | 'offline' | 'not-activated' | 'connected';

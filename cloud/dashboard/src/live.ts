@@ -16,6 +16,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { queryClient } from './data';
 import { accessToken, refreshSession } from './session';
 import './live.css';
+import { backoffMs } from '@printwire/shared/time/backoff';
 
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'reconnecting';
 
@@ -171,7 +172,7 @@ function connect(orgId: string, mode: 'live' | 'test'): Channel {
       if (closed) return;
       setStatus(c, 'reconnecting');
       failures++;
-      const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(failures - 1, 5));
+      const delay = backoffMs(failures - 1, { baseMs: 1000, maxMs: MAX_BACKOFF_MS });
       retry = setTimeout(() => {
         if (refresh) void refreshSession().then(() => open());
         else open();

@@ -5,6 +5,7 @@
  * dashboard's live channel subscribe.
  */
 import type { Job, Mode } from '../storage/types.js';
+import type { DeviceEventType, PrinterEventType } from '@printwire/shared/contracts/webhook-events';
 
 /** A job's state changed (created jobs included: state `queued`). */
 export interface JobStateChanged {
@@ -22,14 +23,7 @@ export interface JobStateChanged {
 
 /** A device or one of its printers changed (the spec's device.* and printer.* events). */
 export interface InventoryChanged {
-  type:
-    | 'device.activated'
-    | 'device.online'
-    | 'device.offline'
-    | 'printer.online'
-    | 'printer.offline'
-    | 'printer.paper_out'
-    | 'printer.error';
+  type: DeviceEventType | PrinterEventType;
   organizationId: string;
   deviceId: string;
   printerId: string | null;

@@ -2,6 +2,7 @@
  * The cache store: in-process for one instance, Redis for several. Rate-limit buckets and
  * failed-login throttles live in it (the event bus has its own room, `bus/`).
  */
+import { backoffMs } from '@printwire/shared/time/backoff';
 
 export interface TokenBucketOptions {
   /** Most tokens the bucket holds (the burst). */
@@ -78,7 +79,7 @@ export function refill(
 export function throttleDelayMs(failures: number, options: ThrottleOptions): number {
   const over = failures - options.freeAttempts + 1;
   if (over <= 0) return 0;
-  return Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.min(over - 1, 30));
+  return backoffMs(over - 1, { baseMs: options.baseDelayMs, maxMs: options.maxDelayMs });
 }
 
 /**

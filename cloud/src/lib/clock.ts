@@ -1,21 +1,11 @@
-/** Time as the app sees it; tests pass a clock they move by hand. */
-export interface Clock {
-  /** Epoch milliseconds. */
-  now(): number;
-}
+import { FakeClock } from '@printwire/shared/time/clock';
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** Time as the app sees it: Printwire's one clock (`@printwire/shared/time/clock`). */
+export { systemClock, type Clock } from '@printwire/shared/time/clock';
 
-/** A clock for tests: starts at `start` and only moves when told. */
-export class ManualClock implements Clock {
-  constructor(private current: number = Date.parse('2026-01-15T12:00:00.000Z')) {}
-  now(): number {
-    return this.current;
-  }
-  advance(ms: number): void {
-    this.current += ms;
-  }
-  set(ms: number): void {
-    this.current = ms;
+/** The test clock, starting by default at 2026-01-15T12:00:00Z (the cloud's tests count on it). */
+export class ManualClock extends FakeClock {
+  constructor(start: number = Date.parse('2026-01-15T12:00:00.000Z')) {
+    super(start);
   }
 }

@@ -22,6 +22,7 @@ import type { MailOutboxTable } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
 import type { Mailer } from './mailer.js';
 import { CoalescedPass } from '../lib/coalesced.js';
+import { backoffMs } from '@printwire/shared/time/backoff';
 
 export interface MailSenderOptions {
   /** How often the sender looks for due messages when not nudged. Default 1 s. */
@@ -55,8 +56,7 @@ export function mailRetryDelay(
   attempts: number,
   options: Pick<MailSenderOptions, 'retryBaseMs' | 'retryMaxMs'>,
 ): number {
-  const exponent = Math.min(Math.max(attempts - 1, 0), 30);
-  return Math.min(options.retryBaseMs * 2 ** exponent, options.retryMaxMs);
+  return backoffMs(attempts - 1, { baseMs: options.retryBaseMs, maxMs: options.retryMaxMs });
 }
 
 const errorText = (err: unknown): string =>

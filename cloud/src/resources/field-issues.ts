@@ -1,86 +1,17 @@
 /**
- * Field issues: a zod failure as the list of fields and the rules they broke, and the 400 that
- * names them. Below the routes, so that services build the same errors the routes do.
+ * Field issues: a zod failure as the list of fields and the rules they broke (in
+ * `@printwire/shared`, since the agent's local server says them too), and the 400 that names
+ * them. Below the routes, so that services build the same errors the routes do.
  */
-import { ZodError, type core } from 'zod';
-import {
-  FIELD_RULES,
-  formatPath,
-  PrintwireError,
-  type FieldIssue,
-  type FieldRule,
-} from '@printwire/shared/errors/index';
+import { PrintwireError, type FieldIssue } from '@printwire/shared/errors/index';
+import { issuesMessage } from '@printwire/shared/errors/field-issues';
 
-const SIZE_RULES: Record<string, [FieldRule, FieldRule]> = {
-  string: ['min_length', 'max_length'],
-  array: ['min_items', 'max_items'],
-  set: ['min_items', 'max_items'],
-};
-
-/**
- * The rule a zod issue names, as a stable word with its bounds: what a client translates
- * (the dashboard says "At least 10 characters" in its user's language from `min_length`).
- */
-export function issueRule(issue: core.$ZodIssue): Pick<FieldIssue, 'rule' | 'params'> {
-  switch (issue.code) {
-    case 'too_small': {
-      // An empty string where one character is the least: the field is simply required.
-      if (issue.origin === 'string' && Number(issue.minimum) === 1) return { rule: 'required' };
-      const rule: FieldRule = SIZE_RULES[issue.origin]?.[0] ?? 'min';
-      return { rule, params: { minimum: Number(issue.minimum) } };
-    }
-    case 'too_big': {
-      const rule: FieldRule = SIZE_RULES[issue.origin]?.[1] ?? 'max';
-      return { rule, params: { maximum: Number(issue.maximum) } };
-    }
-    case 'invalid_format':
-      if (issue.format === 'email') return { rule: 'email' };
-      if (issue.format === 'url') return { rule: 'url' };
-      return { rule: 'format', params: { format: issue.format } };
-    case 'invalid_type':
-      // zod v4 keeps no input on the issue; its message ends with what it received.
-      return / received undefined$/.test(issue.message)
-        ? { rule: 'required' }
-        : { rule: 'type', params: { expected: issue.expected } };
-    case 'invalid_value':
-      return { rule: 'one_of', params: { values: issue.values.map(String).join(', ') } };
-    case 'unrecognized_keys':
-      return { rule: 'unknown_field' };
-    case 'custom': {
-      // A refinement names its rule in its params: `{ rule: 'one_of', values: '0, 1, 7' }`.
-      const { rule, ...params } = (issue.params ?? {}) as Record<string, string | number>;
-      if (!(FIELD_RULES as readonly unknown[]).includes(rule)) return {};
-      const known = rule as FieldRule;
-      return Object.keys(params).length > 0 ? { rule: known, params } : { rule: known };
-    }
-    default:
-      return {};
-  }
-}
-
-/**
- * zod issues as FieldIssues whose message starts with the path (`limit: must be 1-100`), each
- * with the rule it broke where zod names one.
- */
-export function fieldIssues(
-  error: ZodError,
-  prefix: ReadonlyArray<PropertyKey> = [],
-): FieldIssue[] {
-  return error.issues.map((issue) => {
-    const path = formatPath([...prefix, ...issue.path]);
-    return { path, message: `${path}: ${issue.message}`, ...issueRule(issue) };
-  });
-}
+export { fieldIssues, issueRule } from '@printwire/shared/errors/field-issues';
 
 /** A 400 naming every field: INVALID_JOB for job requests, VALIDATION_FAILED otherwise. */
 export function invalid(
   code: 'INVALID_JOB' | 'VALIDATION_FAILED',
   issues: FieldIssue[],
 ): PrintwireError {
-  const head = issues
-    .slice(0, 3)
-    .map((i) => i.message)
-    .join('; ');
-  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
-  return new PrintwireError(code, `${head}${more}`, { details: issues });
+  return new PrintwireError(code, issuesMessage(issues), { details: issues });
 }

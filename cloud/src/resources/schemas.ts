@@ -4,17 +4,23 @@
  * Schemas with a `meta({ id })` become named components in the OpenAPI document.
  */
 import { z } from 'zod';
-import { CODEPAGES } from '@printwire/shared/codepage/index';
 import { receiptDocumentSchema } from '@printwire/shared/receipt/index';
 import { DEFAULT_LIMITS } from '../config.js';
-import { JOB_TYPES } from '@printwire/shared/protocol/common';
+import { jobRequestFields } from '@printwire/shared/contracts/job-request';
 import { JOB_STATES, PLANS, SCOPES } from '../storage/types.js';
 
 const isoDate = z.string().meta({ format: 'date-time', description: 'ISO 8601 date-time' });
 
-// One list of job types for the whole service: the agent protocol's.
-export { JOB_TYPES };
-export const JOB_ENCODINGS = ['json', 'base64', 'utf8', 'url'] as const;
+// The job request is a contract of @printwire/shared (the agent's local server checks it too).
+export {
+  JOB_ENCODINGS,
+  JOB_TYPES,
+  jobOptionsSchema,
+  jobRequestSchema,
+  metadataSchema,
+  printerReferenceSchema,
+  type JobRequest,
+} from '@printwire/shared/contracts/job-request';
 
 // ---------------------------------------------------------------------------------------------
 // Resources
@@ -226,79 +232,6 @@ export const idParamsSchema = z.object({ id: z.string().min(1).max(100) });
 // ---------------------------------------------------------------------------------------------
 // Bodies
 
-export const jobOptionsSchema = z
-  .strictObject({
-    copies: z
-      .int()
-      .min(1)
-      .max(10)
-      .optional()
-      .meta({ description: 'prints the document 1-10 times' }),
-    cut: z.enum(['full', 'partial', 'none']).optional(),
-    openDrawer: z.boolean().optional(),
-    codepage: z.enum(CODEPAGES).optional(),
-    paper: z
-      .enum(['58mm', '80mm'])
-      .optional()
-      .meta({ description: 'the paper; default the printer’s or template’s' }),
-    expireAfter: z.int().min(60).max(604_800).optional().meta({
-      description:
-        'seconds a queued job waits before it fails with EXPIRED (within 2 s of its expiresAt); default 86400',
-    }),
-    maxAttempts: z.int().min(1).max(10).optional().meta({ description: 'default 3' }),
-  })
-  .meta({ id: 'JobOptions' });
-
-export const printerReferenceSchema = z
-  .union([
-    z.string().min(1).max(200).meta({ description: 'a printer id, alias or name' }),
-    z.strictObject({
-      id: z.string().min(1).max(100).optional(),
-      alias: z.string().min(1).max(200).optional(),
-      name: z.string().min(1).max(200).optional(),
-      deviceId: z.string().min(1).max(100).optional(),
-    }),
-  ])
-  .meta({
-    id: 'PrinterReference',
-    description: 'selects a printer by id, alias or name (optionally on one device)',
-  });
-
-export const metadataSchema = z
-  .record(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_\-.]+$/, { error: 'keys use letters, digits, _, - and .' })
-      .min(1)
-      .max(DEFAULT_LIMITS.maxMetadataKeyLength),
-    z.string().max(DEFAULT_LIMITS.maxMetadataValueLength, {
-      error: `must be at most ${DEFAULT_LIMITS.maxMetadataValueLength} characters`,
-    }),
-  )
-  .refine((m) => Object.keys(m).length <= DEFAULT_LIMITS.maxMetadataKeys, {
-    error: `at most ${DEFAULT_LIMITS.maxMetadataKeys} keys`,
-  })
-  .meta({
-    description: `string keys (1-${DEFAULT_LIMITS.maxMetadataKeyLength} of A-Z a-z 0-9 _ - .) and string values (at most ${DEFAULT_LIMITS.maxMetadataValueLength}); at most ${DEFAULT_LIMITS.maxMetadataKeys} pairs`,
-  });
-
-const jobRequestFields = {
-  idempotencyKey: z.string().min(1).max(DEFAULT_LIMITS.maxIdempotencyKeyLength).optional(),
-  printer: printerReferenceSchema.optional(),
-  printerId: z.string().min(1).max(100).optional(),
-  deviceId: z.string().min(1).max(100).optional(),
-  alias: z.string().min(1).max(200).optional(),
-  templateId: z.string().min(1).max(100).optional(),
-  type: z.enum(JOB_TYPES).optional(),
-  encoding: z.enum(JOB_ENCODINGS).optional(),
-  data: z.unknown(),
-  options: jobOptionsSchema.optional(),
-  metadata: metadataSchema.optional(),
-};
-
-/** Validates the shape; `data` is checked per type and encoding by services/job-request.ts. */
-export const jobRequestSchema = z.strictObject(jobRequestFields);
-
 /** The receipt document of the shared receipt engine, named for the OpenAPI document. */
 export const receiptDocumentDocSchema = receiptDocumentSchema.meta({
   id: 'ReceiptDocument',
@@ -315,8 +248,6 @@ export const jobRequestDocSchema = z
     }),
   })
   .meta({ id: 'JobRequest', description: 'The body of POST /v1/jobs.' });
-
-export type JobRequest = z.infer<typeof jobRequestSchema>;
 
 export const receiptPreviewRequestSchema = z
   .strictObject({

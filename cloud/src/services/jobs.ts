@@ -4,6 +4,7 @@
  * in the same durable write that creates them; every state change is published on the bus.
  */
 import type { Logger } from 'pino';
+import { printOptions } from '@printwire/shared/contracts/job-request';
 import { PrintwireError, type FieldIssue } from '@printwire/shared/errors/index';
 import { renderReceiptDocument, renderTemplate } from '@printwire/shared/template/index';
 import { renderEscposToPng } from '@printwire/shared/escpos/index';
@@ -90,11 +91,7 @@ export class JobService {
     ]);
     if (!target.ok) throw invalid('INVALID_JOB', target.issues);
     const o = req.options ?? {};
-    const options: Record<string, unknown> = {};
-    if (o.copies !== undefined) options.copies = o.copies;
-    if (o.cut !== undefined) options.cut = o.cut;
-    if (o.openDrawer !== undefined) options.openDrawer = o.openDrawer;
-    if (o.codepage !== undefined) options.codepage = o.codepage;
+    const options = printOptions(o);
     const paper = o.paper ?? prepared.templatePaper ?? undefined;
     if (paper !== undefined) options.paper = paper;
     return this.store(ctx, {

@@ -9,6 +9,13 @@
  * are written: the check is one indexed read in the same transaction, and an organization without
  * webhooks pays that read and nothing else.
  */
+import {
+  printerEventType,
+  type AlertEventType,
+  type DeviceEventType,
+  type JobEventType,
+  type PrinterEventType,
+} from '@printwire/shared/contracts/webhook-events';
 import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { Dialect } from './dialect.js';
@@ -23,11 +30,13 @@ import type {
 import type { Device, Job, JobState, Mode, Printer } from './types.js';
 import { toEndpoint, type WebhookEndpoint } from './webhook-endpoints.js';
 
-export type JobEventType = 'job.queued' | 'job.printed' | 'job.failed' | 'job.cancelled';
-export type DeviceEventType = 'device.activated' | 'device.online' | 'device.offline';
-export type PrinterEventType =
-  'printer.online' | 'printer.offline' | 'printer.paper_out' | 'printer.error';
-export type AlertEventType = 'alert.opened' | 'alert.resolved';
+export {
+  printerEventType,
+  type AlertEventType,
+  type DeviceEventType,
+  type JobEventType,
+  type PrinterEventType,
+};
 
 /** The webhook event of each job state that has one (`sending`, … have none). */
 export const JOB_STATE_EVENTS: Readonly<Partial<Record<JobState, JobEventType>>> = {
@@ -36,23 +45,6 @@ export const JOB_STATE_EVENTS: Readonly<Partial<Record<JobState, JobEventType>>>
   failed: 'job.failed',
   cancelled: 'job.cancelled',
 };
-
-/** The webhook (and bus) event a printer status raises; `unknown` raises none. */
-export function printerEventType(status: string): PrinterEventType | undefined {
-  switch (status) {
-    case 'online':
-      return 'printer.online';
-    case 'offline':
-      return 'printer.offline';
-    case 'paper_out':
-      return 'printer.paper_out';
-    case 'cover_open':
-    case 'error':
-      return 'printer.error';
-    default:
-      return undefined;
-  }
-}
 
 /** What an event's envelope `data` is made of: the stored record after the change. */
 export type OutboxData =

@@ -11,23 +11,7 @@ import { presentDevice, presentJob, presentPrinter } from '../resources/present.
 import { JOB_STATE_EVENTS, type OutboxEvent } from '../storage/webhook-outbox.js';
 import { presentAlert } from '../alerts/service.js';
 
-export const WEBHOOK_EVENTS = [
-  'job.queued',
-  'job.printed',
-  'job.failed',
-  'job.cancelled',
-  'printer.online',
-  'printer.offline',
-  'printer.paper_out',
-  'printer.error',
-  'device.online',
-  'device.offline',
-  'device.activated',
-  'alert.opened',
-  'alert.resolved',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEventType } from '@printwire/shared/contracts/webhook-events';
 
 /**
  * True when the bus event announces a change that may have written outbox events (the intake

@@ -5,6 +5,7 @@
  * timeout, whichever comes first.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isAllowedUrlScheme } from '@printwire/shared/contracts/url';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
@@ -88,7 +89,9 @@ export class WebhookSender {
       }
       const host = hostOf(url);
       if (!this.options.allowPrivate) {
-        if (url.protocol !== 'https:') return fail('refused: the URL must use https');
+        if (!isAllowedUrlScheme(url.protocol, true)) {
+          return fail('refused: the URL must use https');
+        }
         if (isIP(host)) {
           const reason = nonPublicReason(host);
           if (reason) return fail(`refused: ${reason}`);

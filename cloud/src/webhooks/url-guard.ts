@@ -7,6 +7,7 @@
  * connected to (see sender.ts), so DNS cannot point elsewhere later.
  */
 import { BlockList, isIP } from 'node:net';
+import { isAllowedUrlScheme } from '@printwire/shared/contracts/url';
 
 export interface UrlPolicy {
   /** Outside production: http and non-public addresses allowed (tests use 127.0.0.1). */
@@ -81,8 +82,7 @@ export function urlProblem(raw: string, policy: UrlPolicy): string | null {
   } catch {
     return 'not an absolute URL';
   }
-  const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) {
+  if (!isAllowedUrlScheme(url.protocol, !policy.allowPrivate)) {
     return policy.allowPrivate ? 'must use https or http' : 'must use https';
   }
   if (url.username || url.password) return 'must not contain credentials';

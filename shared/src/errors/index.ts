@@ -1,7 +1,16 @@
+import {
+  LOCAL_ERROR_CODES,
+  SDK_ERROR_CODES,
+  type LocalErrorCode,
+  type SdkErrorCode,
+} from '../contracts/local-api.js';
+
 /**
- * The one catalog of Printwire error codes. Every error a client, an agent or a webhook receiver
- * can see carries one of these codes, whether it is retryable, and (for HTTP) its status.
- * Codes are stable: they are part of the public API and of the agent protocol.
+ * The one catalog of Printwire error codes. Every error a client, an agent, a web page or a
+ * webhook receiver can see carries one of these codes, whether it is retryable, and (for HTTP)
+ * its status. Codes are stable: they are part of the public API, the agent protocol and the
+ * local API. Which codes each side sends is listed below the catalog (`API_ERROR_CODES`, …);
+ * the apps' translations are checked against those lists (test/error-catalog.test.ts).
  */
 export const ERROR_CATALOG = {
   // HTTP API (spec "Errors" and ../CONTRACT.md "Errors beyond the spec's table")
@@ -22,6 +31,20 @@ export const ERROR_CATALOG = {
   RATE_LIMITED: { status: 429, retryable: true },
   INTERNAL: { status: 500, retryable: true },
   UNAVAILABLE: { status: 503, retryable: true },
+
+  // The local API (agent ↔ web page, docs/local-api.md) and the SDK's own codes
+  SIGNATURE_REQUIRED: { status: 403, retryable: false },
+  SIGNATURE_INVALID: { status: 403, retryable: false },
+  SIGNATURE_EXPIRED: { status: 403, retryable: false },
+  REPLAYED: { status: 403, retryable: false },
+  ORIGIN_NOT_ALLOWED: { status: 403, retryable: false },
+  ORIGIN_BLOCKED: { status: 403, retryable: false },
+  BAD_MESSAGE: { status: 400, retryable: false },
+  TOO_LARGE: { status: 413, retryable: false },
+  // No agent answered on this computer (the SDK says retryable when a connection was lost).
+  AGENT_NOT_FOUND: { status: 503, retryable: false },
+  // The browser refused to let the page reach the computer's loopback.
+  LOCAL_ACCESS_BLOCKED: { status: 403, retryable: false },
 
   // Job failures reported by agents and the sandbox (job.errorCode)
   EXPIRED: { status: 410, retryable: false },
@@ -50,6 +73,72 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_CATALOG, code);
 }
+
+/** The codes the cloud's HTTP API answers with (`error.code` of its error bodies). */
+export const API_ERROR_CODES = [
+  'INVALID_JOB',
+  'VALIDATION_FAILED',
+  'INVALID_JSON',
+  'UNAUTHORIZED',
+  'LICENSE_LIMIT',
+  'FORBIDDEN',
+  'EMAIL_NOT_VERIFIED',
+  'PLAN_REQUIRED',
+  'NOT_FOUND',
+  'JOB_NOT_FOUND',
+  'CONFLICT',
+  'JOB_ALREADY_FINISHED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'UNAVAILABLE',
+] as const satisfies readonly ErrorCode[];
+
+/** The codes a job may end with (`job.errorCode`), set by the agents, the sandbox and the sweeper. */
+export const JOB_ERROR_CODES = [
+  'INVALID_JOB',
+  'EXPIRED',
+  'PRINTER_OFFLINE',
+  'PRINTER_NOT_FOUND',
+  'PAPER_OUT',
+  'COVER_OPEN',
+  'PRINTER_ERROR',
+  'CONNECTION_REFUSED',
+  'CONNECTION_LOST',
+  'TIMEOUT',
+  'UNSUPPORTED_JOB',
+  'DOWNLOAD_FAILED',
+  'DOWNLOAD_TIMEOUT',
+  'DOWNLOAD_TOO_LARGE',
+  'NO_BROWSER',
+  'RENDER_FAILED',
+  'INTERRUPTED',
+  'CANCELLED_AT_AGENT',
+] as const satisfies readonly ErrorCode[];
+
+/**
+ * The codes the agent window's API answers with that the window says in its own words (an
+ * activation, a cancel, a printer change, its key). It shows the message of VALIDATION_FAILED,
+ * which names the field, as it is; INVALID_JSON and PAYLOAD_TOO_LARGE never reach its own pages;
+ * a 5xx is "the agent failed".
+ */
+export const WINDOW_ERROR_CODES = [
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'JOB_NOT_FOUND',
+  'PRINTER_NOT_FOUND',
+  'CONFLICT',
+  'JOB_ALREADY_FINISHED',
+  'UNAVAILABLE',
+] as const satisfies readonly ErrorCode[];
+
+/**
+ * The codes of the local API's error frames, and the SDK's own: listed in the local API's wire
+ * module (which the SDK takes alone), each with its entry in this catalog.
+ */
+export { LOCAL_ERROR_CODES, SDK_ERROR_CODES, type LocalErrorCode, type SdkErrorCode };
 
 /**
  * The rules a field issue may name (`FieldIssue.rule`): stable words a client translates. Bounds

@@ -20,19 +20,8 @@ export const PRINTER_CONNECTIONS = ['tcp', 'serial', 'usb', 'system'] as const;
 export const PRINTER_LANGUAGES = ['escpos', 'zpl', 'epl'] as const;
 /** What a printer is for: receipts (ESC/POS), labels (ZPL, EPL), pages (system spooler). */
 export const PRINTER_KINDS = ['receipt', 'label', 'office'] as const;
-/**
- * A printer's status as the agent sees it. `unknown` until the first check; `error` covers
- * every other fault the printer reports (cutter jam, overheating).
- */
-export const PRINTER_STATUSES = [
-  'online',
-  'offline',
-  'paper_out',
-  'cover_open',
-  'error',
-  'unknown',
-] as const;
-export type PrinterStatus = (typeof PRINTER_STATUSES)[number];
+/** A printer's status as the agent sees it: the contract's one list. */
+export { PRINTER_STATUSES, type PrinterStatus } from '../contracts/printer-status.js';
 
 export const JOB_TYPES = [
   'receipt',

@@ -4,11 +4,13 @@
  * becomes a sentence that says why and what to try (`jobs.errors.*`).
  */
 import { useTranslation } from 'react-i18next';
+import type { PrinterStatus as Status } from '@printwire/shared/contracts/printer-status';
 import { i18n } from '../../i18n';
 import './status.css';
 
 type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
+// Every status the contract names has its tone (the compiler says when one is missing).
 const PRINTER_TONE: Record<string, Tone> = {
   online: 'ok',
   offline: 'bad',
@@ -16,7 +18,7 @@ const PRINTER_TONE: Record<string, Tone> = {
   cover_open: 'warn',
   error: 'bad',
   unknown: 'neutral',
-};
+} satisfies Record<Status, Tone>;
 const JOB_TONE: Record<string, Tone> = {
   queued: 'neutral',
   sending: 'warn',
@@ -66,6 +68,7 @@ export function JobStateBadge({ state }: { state: string }) {
 
 /** The job error codes with their own words; others get the general sentence and the code. */
 export const JOB_ERROR_CODES = [
+  'INVALID_JOB',
   'EXPIRED',
   'PRINTER_OFFLINE',
   'PRINTER_NOT_FOUND',
@@ -82,6 +85,7 @@ export const JOB_ERROR_CODES = [
   'NO_BROWSER',
   'RENDER_FAILED',
   'INTERRUPTED',
+  'CANCELLED_AT_AGENT',
 ] as const;
 
 /** Why a job failed, in plain words, from its errorCode. */

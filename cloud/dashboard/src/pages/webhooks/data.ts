@@ -3,6 +3,7 @@
  * Business plan every one answers 403 PLAN_REQUIRED (the page says so once).
  */
 import { useQuery } from '@tanstack/react-query';
+import { WEBHOOK_EVENTS } from '@printwire/shared/contracts/webhook-events';
 import { ApiError, api, data } from '../../api/client';
 import type { paths } from '../../api/schema';
 
@@ -12,21 +13,7 @@ export type AlertRuleInput =
   paths['/orgs/{orgId}/alert-rules']['post']['requestBody']['content']['application/json'];
 
 /** The events an endpoint can subscribe to (webhook.test goes to any endpoint when asked). */
-export const EVENTS: WebhookEvent[] = [
-  'job.queued',
-  'job.printed',
-  'job.failed',
-  'job.cancelled',
-  'printer.online',
-  'printer.offline',
-  'printer.paper_out',
-  'printer.error',
-  'device.online',
-  'device.offline',
-  'device.activated',
-  'alert.opened',
-  'alert.resolved',
-];
+export const EVENTS: WebhookEvent[] = [...WEBHOOK_EVENTS];
 
 export const webhookKeys = {
   webhooks: (orgId: string) => ['orgs', orgId, 'webhooks'] as const,
