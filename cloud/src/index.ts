@@ -28,3 +28,7 @@ export { Sweeper } from './services/sweeper.js';
 export { bootstrap, createApiKey, type BootstrapResult } from './services/bootstrap.js';
 export { generateApiKey, hashSecret } from './services/api-keys.js';
 export { PLAN_RULES } from './services/plans.js';
+export type { NewJob } from './storage/jobs.js';
+export type { JobResource } from './http/present.js';
+export { buildOpenApi } from './http/openapi.js';
+export { WebhookService } from './webhooks/service.js';
