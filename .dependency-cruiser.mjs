@@ -151,6 +151,18 @@ export default {
       },
       to: { path: '^(shared|cloud|agent)/src/testing/' },
     },
+    {
+      name: 'tests-through-exports',
+      severity: 'error',
+      comment:
+        "test/ and bench/ use the packages as their users do: the public export ('@printwire/cloud') or the test support ('@printwire/cloud/testing'), never a relative path into a package's src/.",
+      from: { path: '^(test|bench)/' },
+      to: {
+        path: '^(shared|cloud|agent|sdk)/(src|scripts)/',
+        // A package's name resolves into its src/ too; only relative paths are refused.
+        dependencyTypesNot: ['aliased-workspace'],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

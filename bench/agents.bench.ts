@@ -11,8 +11,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { hashSecret } from '../cloud/src/services/api-keys.js';
-import { Store } from '../cloud/src/storage/store.js';
+import { hashSecret, Store } from '@printwire/cloud';
 import { CloudProcess, freePort, tempDir } from '../test/e2e-support.js';
 import { fmt } from './lib.js';
 

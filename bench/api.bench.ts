@@ -17,13 +17,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import pino from 'pino';
-import { createApp } from '../cloud/src/app.js';
-import { MemoryBus } from '../cloud/src/bus/memory.js';
-import { MemoryCache } from '../cloud/src/cache/memory.js';
-import { defaultConfig } from '../cloud/src/config.js';
-import { systemClock } from '../cloud/src/lib/clock.js';
-import { bootstrap } from '../cloud/src/services/bootstrap.js';
-import { Store } from '../cloud/src/storage/store.js';
+import {
+  createApp,
+  MemoryBus,
+  MemoryCache,
+  defaultConfig,
+  systemClock,
+  bootstrap,
+  Store,
+} from '@printwire/cloud';
 import { fmt } from './lib.js';
 
 interface AutocannonResult {

@@ -9,8 +9,8 @@
  * Each prints measured / budget (≤ 1 holds the budget).
  */
 import { join } from 'node:path';
-import { Store } from '../cloud/src/storage/store.js';
-import { textJobInput } from '../cloud/src/testing/stores.js';
+import { Store } from '@printwire/cloud';
+import { textJobInput } from '@printwire/cloud/testing';
 import { DashboardWorld, logIn, verifiedAccount } from '../test/dashboard-support.js';
 import { AgentProcess, tempDir, waitUntil } from '../test/e2e-support.js';
 import { FakePrinter } from '../test/fake-printer.js';

@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
-import { encodeReceipt, type ReceiptDocument } from '../shared/src/receipt/index.js';
+import { encodeReceipt, type ReceiptDocument } from '@printwire/shared';
 import { report, throughput } from './lib.js';
 
 const shared = new URL('../../shared/bench/standard-receipt.json', import.meta.url);

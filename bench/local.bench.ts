@@ -12,10 +12,8 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
-import { Agent } from '../agent/src/agent.js';
-import { DEFAULT_LOCAL_SETTINGS } from '../agent/src/local-server/local-store.js';
-import { silentLogger } from '../agent/src/logs/logger.js';
-import { LocalTestClient, signRequest, testSigningKey } from '../agent/src/testing/local-client.js';
+import { Agent, DEFAULT_LOCAL_SETTINGS, silentLogger } from '@printwire/agent';
+import { LocalTestClient, signRequest, testSigningKey } from '@printwire/agent/testing';
 import { FakePrinter } from '../test/fake-printer.js';
 import { fmt, percentile } from './lib.js';
 

@@ -15,14 +15,17 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import Mustache from 'mustache';
-import { getGalleryTemplate } from '../shared/src/gallery/index.js';
-import { validateReceiptDocument } from '../shared/src/receipt/schema.js';
-import { RenderState } from '../shared/src/template/compile.js';
-import { positionAt } from '../shared/src/template/errors.js';
-import { compileTemplate, renderTemplate } from '../shared/src/template/index.js';
-import { tokenize } from '../shared/src/template/lexer.js';
-import { parse } from '../shared/src/template/parser.js';
-import { compileReceiptChecker } from '../shared/src/template/receipt-build.js';
+import {
+  getGalleryTemplate,
+  validateReceiptDocument,
+  compileTemplate,
+  renderTemplate,
+} from '@printwire/shared';
+import { RenderState } from '@printwire/shared/template/compile';
+import { positionAt } from '@printwire/shared/template/errors';
+import { tokenize } from '@printwire/shared/template/lexer';
+import { parse } from '@printwire/shared/template/parser';
+import { compileReceiptChecker } from '@printwire/shared/template/receipt-build';
 import { report, throughput } from './lib.js';
 
 const inputs = new URL(

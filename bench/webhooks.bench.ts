@@ -17,14 +17,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { MemoryBus } from '../cloud/src/bus/memory.js';
-import { systemClock } from '../cloud/src/lib/clock.js';
-import { bootstrap } from '../cloud/src/services/bootstrap.js';
-import { Store } from '../cloud/src/storage/store.js';
-import type { Organization } from '../cloud/src/storage/types.js';
-import { WebhookService } from '../cloud/src/webhooks/service.js';
-import type { NewJob } from '../cloud/src/storage/jobs.js';
-import { textJobInput } from '../cloud/src/testing/stores.js';
+import {
+  bootstrap,
+  MemoryBus,
+  Store,
+  systemClock,
+  WebhookService,
+  type NewJob,
+  type Organization,
+} from '@printwire/cloud';
+import { textJobInput } from '@printwire/cloud/testing';
 import { fmt, percentile } from './lib.js';
 
 const BURST = 2000;

@@ -6,9 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_VERSION, OPERATIONS } from '../cloud/src/app.js';
-import { buildOpenApi } from '../cloud/src/http/openapi.js';
-import { FIELD_RULES } from '../shared/src/errors/index.js';
+import { API_VERSION, OPERATIONS, buildOpenApi } from '@printwire/cloud';
+import { FIELD_RULES } from '@printwire/shared';
 
 const SRC = new URL('../cloud/dashboard/src/', import.meta.url).pathname;
 const LANGUAGES = ['en', 'fr', 'ht'] as const;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateSync } from 'otplib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { linksInEml } from '../cloud/src/mail/mailer.js';
+import { linksInEml } from '@printwire/cloud/testing';
 import { CloudProcess, freePort, tempDir, waitUntil } from './e2e-support.js';
 
 const run = promisify(execFile);

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { verifyWebhookSignature } from '@printwire/shared/webhook/index';
-import { startReceiver, type Receiver } from '../cloud/src/testing/webhook-receiver.js';
+import { startReceiver, type Receiver } from '@printwire/cloud/testing';
 import {
   DashboardWorld,
   OWNER,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Store } from '../cloud/src/storage/store.js';
+import { Store } from '@printwire/cloud';
 import { FakePrinter } from './fake-printer.js';
 import {
   AgentProcess,

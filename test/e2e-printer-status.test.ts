@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startReceiver, type Receiver } from '../cloud/src/testing/webhook-receiver.js';
+import { startReceiver, type Receiver } from '@printwire/cloud/testing';
 import { FakePrinter } from './fake-printer.js';
 import {
   AgentProcess,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import type { JobResource } from '../cloud/src/resources/present.js';
+import type { JobResource } from '@printwire/cloud';
 
 const run = promisify(execFile);
 const CLOUD_BIN = new URL('../cloud/bin/printwire-cloud.mjs', import.meta.url).pathname;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedInstallerFiles } from '../installers/generated.js';
-import { MACOS_CREATE_USER } from '../agent/src/service/plan.js';
+import { MACOS_CREATE_USER } from '@printwire/agent';
 
 const INSTALLERS = fileURLToPath(new URL('../installers/', import.meta.url));
 const PLIST = join(INSTALLERS, 'macos/com.printwire.agent.plist');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import { promisify } from 'node:util';
-import { LocalTestClient, signRequest } from '../agent/src/testing/local-client.js';
+import { LocalTestClient, signRequest } from '@printwire/agent/testing';
 import { CloudProcess, freePort, tempDir, waitUntil, type JobView } from './e2e-support.js';
 import { FakePrinter } from './fake-printer.js';
 import { LocalAgentProcess } from './local-page.js';

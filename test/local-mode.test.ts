@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+/// <reference lib="dom.asynciterable" />
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, X509Certificate } from 'node:crypto';

@@ -9,8 +9,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { chromium, type Browser } from 'playwright-core';
-import { buildBrowserBundle } from '../sdk/scripts/build.mjs';
-import { signPayload, type SigningKey } from '../sdk/src/server.js';
+import { buildBrowserBundle } from '@printwire/sdk/testing';
+import { signPayload, type SigningKey } from '@printwire/sdk/server';
 
 const AGENT_BIN = new URL('../agent/bin/printwire-agent.mjs', import.meta.url).pathname;
 
@@ -73,9 +73,9 @@ export class PageServer {
 export interface ShopWindow {
   shop: {
     /** The SDK's browser bundle, as a shop's page imports it. */
-    sdk: typeof import('../sdk/src/index.js');
+    sdk: typeof import('@printwire/sdk');
     /** `sdk.connect` on `port`, signing through the page's own server (its `/sign`). */
-    connectSigned(port: number): ReturnType<typeof import('../sdk/src/index.js').connect>;
+    connectSigned(port: number): ReturnType<typeof import('@printwire/sdk').connect>;
   };
 }
 

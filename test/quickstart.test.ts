@@ -2,7 +2,8 @@
  * docs/quickstart.md, command for command, from the repository's root as a reader runs it: the
  * root's `npm start` and `npx printwire-cloud admin bootstrap` must meet in one data directory
  * (`./.printwire`). The root is stood in for by a temporary folder holding the root's
- * package.json and a link to its node_modules, so a reader's own `.printwire` is never touched.
+ * package.json and a link to its node_modules, so a reader's own `.printwire` is never touched;
+ * the network printer of step 7 is a FakePrinter on 127.0.0.1, a raw TCP printer as real ones are.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort, tempDir } from './e2e-support.js';
+import { freePort, tempDir, waitUntil } from './e2e-support.js';
+import { FakePrinter } from './fake-printer.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,6 +26,10 @@ describe('the quickstart, as written', () => {
   let server: ChildProcess | undefined;
   let url: string;
   let testKey: string;
+  let liveKey: string;
+  let activationCode: string;
+  let agent: ChildProcess | undefined;
+  let printer: FakePrinter | undefined;
   const env = (port: number) => {
     const e: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'info' };
     for (const name of ['DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'npm_config_prefix']) {
@@ -60,6 +66,12 @@ describe('the quickstart, as written', () => {
     });
   });
   after(async () => {
+    if (agent && agent.exitCode === null) {
+      const exited = new Promise((resolve) => agent!.once('exit', resolve));
+      agent.kill('SIGTERM');
+      await exited;
+    }
+    await printer?.stop();
     if (server?.pid !== undefined && server.exitCode === null) {
       const exited = new Promise((resolve) => server!.once('exit', resolve));
       // npm and the server it started: the whole process group.
@@ -94,6 +106,8 @@ describe('the quickstart, as written', () => {
     assert.match(keys.testKey, /^pw_test_/);
     assert.match(keys.liveKey, /^pw_live_/);
     testKey = keys.testKey;
+    liveKey = keys.liveKey;
+    activationCode = keys.activationCode;
     const me = await fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${testKey}` } });
     assert.equal(me.status, 200, 'the server does not know the key the CLI made');
   });
@@ -191,5 +205,82 @@ describe('the quickstart, as written', () => {
     assert.equal(res.headers.get('content-type'), 'image/png');
     const png = Buffer.from(await res.arrayBuffer());
     assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+  });
+
+  test('7. an agent activated with the code prints a live receipt on a network printer', async () => {
+    printer = await FakePrinter.start();
+    const agentLog: string[] = [];
+    agent = spawn(
+      NPX,
+      [
+        'printwire-agent',
+        'start',
+        '--cloud',
+        url,
+        '--activation-code',
+        activationCode,
+        '--printer',
+        `${printer.uri()}?name=Counter`,
+        // Not a step of the quickstart: the local-mode tests own the local server's ports.
+        '--no-local-server',
+      ],
+      {
+        cwd: dir,
+        // The reader's agent keeps its data in the user's app data folder; this one in the test's.
+        env: { ...env(0), PRINTWIRE_AGENT_DATA_DIR: join(dir, 'agent-data') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    agent.stdout!.on('data', (c: Buffer) => agentLog.push(c.toString()));
+    agent.stderr!.on('data', (c: Buffer) => agentLog.push(c.toString()));
+    const live = { authorization: `Bearer ${liveKey}` };
+
+    const counter = await waitUntil(
+      'the agent to report Counter online',
+      async () => {
+        if (agent!.exitCode !== null) throw new Error(`the agent exited:\n${agentLog.join('')}`);
+        const res = await fetch(`${url}/v1/printers`, { headers: live });
+        const list = (await res.json()) as { data: { id: string; name: string; status: string }[] };
+        return list.data.find((p) => p.name === 'Counter' && p.status === 'online');
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    assert.ok(counter.id);
+
+    const created = await fetch(`${url}/v1/jobs`, {
+      method: 'POST',
+      headers: { ...live, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'receipt',
+        printer: 'Counter',
+        data: {
+          blocks: [
+            { type: 'text', value: 'Hello, Printwire', align: 'center', size: 2 },
+            { type: 'pair', left: 'Coffee', right: '2.50' },
+            { type: 'cut' },
+          ],
+        },
+      }),
+    });
+    assert.equal(created.status, 201);
+    const job = (await created.json()) as { id: string; printerId: string };
+    assert.equal(job.printerId, counter.id);
+
+    const printed = await waitUntil(
+      'the job to be printed',
+      async () => {
+        const res = await fetch(`${url}/v1/jobs/${job.id}`, { headers: live });
+        const view = (await res.json()) as { state: string; errorCode?: string };
+        if (view.state === 'failed') throw new Error(`the job failed: ${view.errorCode}`);
+        return view.state === 'printed' ? view : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    assert.equal(printed.state, 'printed');
+    const bytes = printer.bytes().toString('latin1');
+    assert.ok(bytes.includes('Hello, Printwire'), 'the receipt text did not reach the printer');
+    assert.ok(bytes.includes('Coffee'), 'the receipt text did not reach the printer');
+    // The receipt ends with its cut (GS V): the printer received the last byte.
+    assert.ok(/\x1dV[\s\S]{0,2}$/.test(bytes), 'the receipt did not end with its cut');
   });
 });

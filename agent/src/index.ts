@@ -90,3 +90,6 @@ export { CloudLink, type CloudLinkOptions, type LinkState } from './cloud-link/c
 export { reconnectDelayMs, seededRandom, RECONNECT_DEFAULTS } from './cloud-link/backoff.js';
 export { createLogger, silentLogger, type AgentLogger } from './logs/logger.js';
 export { exportLogs } from './logs/export.js';
+export { WindowPrompts } from './window/prompts.js';
+export { DEFAULT_LOCAL_SETTINGS } from './local-server/local-store.js';
+export { MACOS_CREATE_USER } from './service/plan.js';

@@ -112,3 +112,36 @@ test('serve refuses a setting out of its rule with one line naming it, before op
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('serve tells the person at the terminal, in one line, the address to open, the database and where the mails go', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'printwire-cli-'));
+  const env = {
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: '0',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    SMTP_URL: '',
+  };
+  try {
+    const server = spawn(process.execPath, [bin, 'serve'], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    const lines = createInterface({ input: server.stderr! });
+    const line = await new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    const address = /open (http:\/\/127\.0\.0\.1:\d+) /.exec(line)?.[1];
+    assert.ok(address, `no address to open in: ${line}`);
+    assert.equal((await fetch(`${address}/health/live`)).status, 200);
+    assert.ok(line.includes(`database: SQLite ${join(dir, 'printwire.db')}`), line);
+    assert.ok(line.includes(`.eml files to ${join(dir, 'mail')}`), line);
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

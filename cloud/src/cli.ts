@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, configFromEnv } from './config.js';
-import { openStore, startServer } from './server.js';
+import { openStore, startServer, startupLine } from './server.js';
 import { bootstrap } from './services/bootstrap.js';
 import { PLANS, type Plan } from './storage/types.js';
 
@@ -24,7 +24,10 @@ function isPlan(value: string | undefined): value is Plan {
 }
 
 async function serve(): Promise<void> {
-  const running = await startServer(configFromEnv());
+  const config = configFromEnv();
+  const running = await startServer(config);
+  // For the person at the terminal; stdout stays JSON lines for log collectors.
+  process.stderr.write(startupLine(config, running.url) + '\n');
   const stop = (signal: string) => {
     running.logger.info({ signal }, 'signal received');
     running.close().then(

@@ -31,3 +31,7 @@ export { Sweeper } from './services/sweeper.js';
 export { bootstrap, createApiKey, type BootstrapResult } from './services/bootstrap.js';
 export { generateApiKey, hashSecret } from './services/api-keys.js';
 export { PLAN_RULES } from './services/plans.js';
+export type { NewJob } from './storage/job-types.js';
+export type { JobResource } from './resources/present.js';
+export { buildOpenApi } from './http/openapi.js';
+export { WebhookService } from './webhooks/service.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { defaultConfig } from './config.js';
-import { startServer } from './server.js';
+import { startServer, startupLine } from './server.js';
 import { bootstrap } from './services/bootstrap.js';
 
 test('shutting down lets a request in flight finish, then refuses new connections', async () => {
@@ -45,4 +45,27 @@ test('shutting down lets a request in flight finish, then refuses new connection
     await running.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the start-up line names PUBLIC_URL, PostgreSQL and the SMTP server without their passwords', () => {
+  const config = defaultConfig({
+    host: '0.0.0.0',
+    port: 8080,
+    publicUrl: 'https://print.example.com',
+    databaseUrl: 'postgres://printwire:s3cret@db.internal:5432/printwire',
+  });
+  const line = startupLine(
+    config,
+    'http://0.0.0.0:8080',
+    'smtp://mailer:hunter22@smtp.example.com:587',
+  );
+  assert.equal(
+    line,
+    'Printwire is running: open https://print.example.com · database: PostgreSQL postgres://printwire:***@db.internal:5432/printwire · e-mails go through smtp://mailer:***@smtp.example.com:587',
+  );
+  const local = defaultConfig({ host: '0.0.0.0', port: 8080, dataDir: '/srv/pw' });
+  assert.match(
+    startupLine(local, 'http://0.0.0.0:8080', undefined),
+    /^Printwire is running: open http:\/\/localhost:8080 · database: SQLite \/srv\/pw\/printwire\.db · no SMTP_URL: .* to \/srv\/pw\/mail$/,
+  );
 });

@@ -33,6 +33,42 @@ export function databaseUrl(config: CloudConfig): string {
   return config.databaseUrl ?? join(config.dataDir, 'printwire.db');
 }
 
+/**
+ * The one line `printwire-cloud serve` prints for a person (beside the JSON logs): the address to
+ * open, the database in use (a PostgreSQL URL without its password), and where e-mails go: the
+ * SMTP server, or, without one, the folder where each mail is written as an `.eml` file (the
+ * sign-up's verification link is read there).
+ */
+export function startupLine(
+  config: CloudConfig,
+  url: string,
+  smtpUrl: string | undefined = process.env.SMTP_URL,
+): string {
+  // PUBLIC_URL when it was set; else where the server listens (any address: this computer's).
+  const address =
+    config.publicUrl === `http://${config.host}:${config.port}`
+      ? url.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
+      : config.publicUrl;
+  const database = config.databaseUrl
+    ? `PostgreSQL ${withoutPassword(config.databaseUrl)}`
+    : `SQLite ${databaseUrl(config)}`;
+  const mail = smtpUrl
+    ? `e-mails go through ${withoutPassword(smtpUrl)}`
+    : `no SMTP_URL: e-mails (sign-up links too) are written as .eml files to ${join(config.dataDir, 'mail')}`;
+  return `Printwire is running: open ${address} · database: ${database} · ${mail}`;
+}
+
+/** A URL with its password replaced by `***`. */
+function withoutPassword(raw: string): string {
+  try {
+    const parsed = new URL(raw);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return raw.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+  }
+}
+
 export async function openStore(
   config: CloudConfig,
   options: Pick<StoreOptions, 'migrate' | 'checkpoints'> = {},

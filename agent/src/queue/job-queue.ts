@@ -1,139 +1,27 @@
-import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { isErrorCode, type ErrorCode } from '@printwire/shared/errors/index';
-import { PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
-import type {
-  AgentMessageOf,
-  DispatchedJob,
-  DispatchedJobOptions,
-  LocalJob,
-} from '@printwire/shared/protocol/index';
+import type { ErrorCode } from '@printwire/shared/errors/index';
+import type { DispatchedJob } from '@printwire/shared/protocol/index';
 import { systemClock, type Clock } from '../core/clock.js';
-import { MIGRATIONS } from './schema.js';
-import { WalSync } from './wal-sync.js';
+import { LocalJobs } from './local-jobs.js';
+import { NonceStore } from './nonces.js';
+import { Outbox } from './outbox.js';
+import { QueueDb, toJob, type JobRow } from './queue-db.js';
+import type {
+  AcceptOutcome,
+  CancelMessage,
+  CancelOutcome,
+  LocalJobFields,
+  LocalJobRecord,
+  LocalReportMessage,
+  OutboxMessage,
+  QueuedJob,
+  QueuedJobState,
+  QueueListEntry,
+  QueueSummary,
+  ResultMessage,
+} from './types.js';
 
-export type QueuedJobState = 'queued' | 'printing' | 'printed' | 'failed' | 'cancelled';
-
-/** A job as the agent's queue holds it. Times are epoch milliseconds. */
-export interface QueuedJob {
-  id: string;
-  agentPrinterId: string;
-  type: DispatchedJob['type'];
-  encoding: DispatchedJob['encoding'];
-  content: DispatchedJob['content'];
-  options: DispatchedJobOptions;
-  attempt: number;
-  maxAttempts: number;
-  state: QueuedJobState;
-  nextAttemptAt: number;
-  expiresAt: number | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  createdAt: string;
-  receivedAt: number;
-}
-
-/** A message that must reach the cloud: kept until the cloud acknowledges its id. */
-export type ResultMessage = AgentMessageOf<'job.result'>;
-export type CancelMessage = AgentMessageOf<'job.cancelled'>;
-
-/** A local job's whole record, as reported to the cloud in `job.local`. */
-export type LocalJobRecord = LocalJob;
-export type LocalJobState = LocalJob['state'];
-
-/** The report of a local job to the cloud (the newest record replaces the older one). */
-export type LocalReportMessage = AgentMessageOf<'job.local'>;
-
-export type OutboxMessage = ResultMessage | CancelMessage | LocalReportMessage;
-
-/** What a page asked for, beyond the job itself. */
-export interface LocalJobFields {
-  idempotencyKey: string | null;
-  templateId: string | null;
-  metadata: Record<string, string>;
-}
-
-export type AcceptOutcome =
-  /** New: stored durably; acknowledge it. */
-  | 'stored'
-  /** Already queued or printing here; acknowledge again. */
-  | 'duplicate'
-  /** Already finished here (or printed once): acknowledge, and the result is sent again. */
-  | 'finished';
-
-export type CancelOutcome = AgentMessageOf<'job.cancelled'>['reason'];
-
-/** A job as the agent's window lists it (no content). Times are epoch milliseconds. */
-export interface QueueListEntry {
-  id: string;
-  agentPrinterId: string;
-  type: QueuedJob['type'];
-  state: QueuedJobState;
-  source: 'cloud' | 'local';
-  attempt: number;
-  maxAttempts: number;
-  /** When a queued job is tried next; null once it left the queue. */
-  nextAttemptAt: number | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  receivedAt: number;
-  updatedAt: number;
-}
-
-export interface QueueSummary {
-  queued: number;
-  printing: number;
-  printed: number;
-  failed: number;
-  cancelled: number;
-  /** Results and cancel answers not yet acknowledged by the cloud. */
-  unconfirmed: number;
-}
-
-interface JobRow {
-  id: string;
-  agent_printer_id: string;
-  type: string;
-  encoding: string;
-  content: string;
-  options: string;
-  attempt: number;
-  max_attempts: number;
-  state: QueuedJobState;
-  next_attempt_at: number;
-  expires_at: number | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  received_at: number;
-  updated_at: number;
-  source: 'cloud' | 'local';
-  idempotency_key: string | null;
-  template_id: string | null;
-  metadata: string | null;
-  events: string | null;
-  printed_at: number | null;
-}
-
-function toJob(row: JobRow): QueuedJob {
-  return {
-    id: row.id,
-    agentPrinterId: row.agent_printer_id,
-    type: row.type as QueuedJob['type'],
-    encoding: row.encoding as QueuedJob['encoding'],
-    content: JSON.parse(row.content) as QueuedJob['content'],
-    options: JSON.parse(row.options) as DispatchedJobOptions,
-    attempt: row.attempt,
-    maxAttempts: row.max_attempts,
-    state: row.state,
-    nextAttemptAt: row.next_attempt_at,
-    expiresAt: row.expires_at,
-    errorCode: row.error_code,
-    errorMessage: row.error_message,
-    createdAt: row.created_at,
-    receivedAt: row.received_at,
-  };
-}
+export type * from './types.js';
 
 export interface JobQueueOptions {
   clock?: Clock;
@@ -153,27 +41,20 @@ export interface JobQueueOptions {
  * agent awaits it before telling anyone about them: before acknowledging a job, before the first
  * byte of a job goes to the printer, before a result or a cancel answer is sent. It also
  * remembers every job id it printed, so that a job delivered again, even after a restart, is
- * never printed twice, and an outbox of results the cloud has not yet confirmed. The only place
- * with SQL in the agent.
+ * never printed twice. This file holds a job's way through the queue; beside it, `outbox.ts`
+ * (what the cloud has not confirmed), `local-jobs.ts` (jobs pages printed) and `nonces.ts`.
  */
 export class JobQueue {
-  readonly #db: Database.Database;
-  readonly #clock: Clock;
-  readonly #wal: WalSync | null;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #db: QueueDb;
+  readonly #outbox: Outbox;
+  readonly #local: LocalJobs;
+  readonly #nonces: NonceStore;
 
   constructor(path: string, options: JobQueueOptions = {}) {
-    this.#clock = options.clock ?? systemClock;
-    this.#db = new Database(path);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma('busy_timeout = 5000');
-    const version = this.#db.pragma('user_version', { simple: true }) as number;
-    this.#db.transaction(() => {
-      for (let v = version; v < MIGRATIONS.length; v++) this.#db.exec(MIGRATIONS[v]!);
-      this.#db.pragma(`user_version = ${MIGRATIONS.length}`);
-    })();
-    this.#wal = options.durability === 'process' ? null : new WalSync(`${path}-wal`);
+    this.#db = new QueueDb(path, options.clock ?? systemClock, options.durability ?? 'power-loss');
+    this.#outbox = new Outbox(this.#db);
+    this.#local = new LocalJobs(this.#db, this.#outbox);
+    this.#nonces = new NonceStore(this.#db);
   }
 
   /**
@@ -182,124 +63,73 @@ export class JobQueue {
    * with `process` (the commits are in the WAL already).
    */
   flush(): Promise<void> {
-    return this.#wal ? this.#wal.flush() : Promise.resolve();
+    return this.#db.flush();
   }
 
   close(): void {
-    this.#wal?.close();
     this.#db.close();
   }
 
-  /** The prepared statement for `source`, compiled once: compiling costs more than running. */
-  #sql(source: string): Database.Statement {
-    let statement = this.#statements.get(source);
-    if (!statement) {
-      statement = this.#db.prepare(source);
-      this.#statements.set(source, statement);
-    }
-    return statement;
-  }
-
-  #iso(): string {
-    return new Date(this.#clock.now()).toISOString();
-  }
-
-  #row(id: string): JobRow | undefined {
-    return this.#sql('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
-  }
-
   get(id: string): QueuedJob | null {
-    const row = this.#row(id);
+    const row = this.#db.row(id);
     return row ? toJob(row) : null;
   }
 
   isPrinted(id: string): boolean {
-    return this.#sql('SELECT 1 FROM printed_jobs WHERE job_id = ?').get(id) !== undefined;
+    return this.#db.sql('SELECT 1 FROM printed_jobs WHERE job_id = ?').get(id) !== undefined;
   }
 
   /** Stores a dispatched job (committed when this returns) unless it is known already. */
   accept(job: DispatchedJob): AcceptOutcome {
     return this.#db.transaction((): AcceptOutcome => {
-      const existing = this.#row(job.id);
+      const existing = this.#db.row(job.id);
       if (existing) {
         return existing.state === 'queued' || existing.state === 'printing'
           ? 'duplicate'
           : 'finished';
       }
       if (this.isPrinted(job.id)) return 'finished';
-      this.#insert(job);
+      this.#db.insert(job);
       return 'stored';
-    })();
-  }
-
-  /** Stores `job` as queued and due now: a cloud job, or a local one with its own fields. */
-  #insert(
-    job: DispatchedJob,
-    local?: {
-      idempotencyKey: string | null;
-      templateId: string | null;
-      metadata: Record<string, string>;
-      events: Array<{ state: string; errorCode: string | null; at: string }>;
-    },
-  ): void {
-    const now = this.#clock.now();
-    this.#sql(
-      `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
-           max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at,
-           source, idempotency_key, template_id, metadata, events)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      job.id,
-      job.agentPrinterId,
-      job.type,
-      job.encoding,
-      JSON.stringify(job.content),
-      JSON.stringify(job.options),
-      job.attempt,
-      job.maxAttempts,
-      now,
-      job.expiresAt === null ? null : Date.parse(job.expiresAt),
-      job.createdAt,
-      now,
-      now,
-      local ? 'local' : 'cloud',
-      local?.idempotencyKey ?? null,
-      local?.templateId ?? null,
-      local ? JSON.stringify(local.metadata) : null,
-      local ? JSON.stringify(local.events) : null,
-    );
+    });
   }
 
   /** The oldest job of the printer that is due now, or null. */
   nextDue(agentPrinterId: string): QueuedJob | null {
-    const row = this.#sql(
-      `SELECT * FROM jobs WHERE agent_printer_id = ? AND state = 'queued' AND next_attempt_at <= ?
+    const row = this.#db
+      .sql(
+        `SELECT * FROM jobs WHERE agent_printer_id = ? AND state = 'queued' AND next_attempt_at <= ?
          ORDER BY next_attempt_at, received_at, rowid LIMIT 1`,
-    ).get(agentPrinterId, this.#clock.now()) as JobRow | undefined;
+      )
+      .get(agentPrinterId, this.#db.now()) as JobRow | undefined;
     return row ? toJob(row) : null;
   }
 
   /** When the printer's next queued job falls due (epoch ms), or null when none is queued. */
   nextDueAt(agentPrinterId: string): number | null {
-    const row = this.#sql(
-      `SELECT MIN(next_attempt_at) AS at FROM jobs WHERE agent_printer_id = ? AND state = 'queued'`,
-    ).get(agentPrinterId) as { at: number | null };
+    const row = this.#db
+      .sql(
+        `SELECT MIN(next_attempt_at) AS at FROM jobs WHERE agent_printer_id = ? AND state = 'queued'`,
+      )
+      .get(agentPrinterId) as { at: number | null };
     return row.at;
   }
 
   /** Ids of the jobs waiting for a printer, oldest first. */
   queuedJobIds(agentPrinterId: string): string[] {
-    const rows = this.#sql(
-      `SELECT id FROM jobs WHERE agent_printer_id = ? AND state = 'queued' ORDER BY received_at, rowid`,
-    ).all(agentPrinterId) as Array<{ id: string }>;
+    const rows = this.#db
+      .sql(
+        `SELECT id FROM jobs WHERE agent_printer_id = ? AND state = 'queued' ORDER BY received_at, rowid`,
+      )
+      .all(agentPrinterId) as Array<{ id: string }>;
     return rows.map((r) => r.id);
   }
 
   /** Printers that have queued jobs (including printers this agent no longer has). */
   printersWithQueuedJobs(): string[] {
-    const rows = this.#sql(
-      `SELECT DISTINCT agent_printer_id AS p FROM jobs WHERE state = 'queued'`,
-    ).all() as Array<{ p: string }>;
+    const rows = this.#db
+      .sql(`SELECT DISTINCT agent_printer_id AS p FROM jobs WHERE state = 'queued'`)
+      .all() as Array<{ p: string }>;
     return rows.map((r) => r.p);
   }
 
@@ -308,11 +138,11 @@ export class JobQueue {
    * queued (cancelled in the meantime): then nothing may be written.
    */
   markPrinting(id: string): boolean {
-    const result = this.#sql(
-      `UPDATE jobs SET state = 'printing', updated_at = ? WHERE id = ? AND state = 'queued'`,
-    ).run(this.#clock.now(), id);
-    if (result.changes === 1 && this.#row(id)?.source === 'local') {
-      this.#localEvent(id, 'sending', null, null);
+    const result = this.#db
+      .sql(`UPDATE jobs SET state = 'printing', updated_at = ? WHERE id = ? AND state = 'queued'`)
+      .run(this.#db.now(), id);
+    if (result.changes === 1 && this.#db.row(id)?.source === 'local') {
+      this.#local.event(id, 'sending', null, null);
     }
     return result.changes === 1;
   }
@@ -322,20 +152,21 @@ export class JobQueue {
     state: 'printed' | 'failed',
     error: { code: ErrorCode; message: string; retryable: boolean } | null,
   ): ResultMessage {
-    const row = this.#row(id);
+    const row = this.#db.row(id);
     if (!row) throw new Error(`no job ${id} in the queue`);
-    const now = this.#clock.now();
-    this.#sql(
-      `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ?`,
-    ).run(state, error?.code ?? null, error?.message ?? null, now, id);
+    const now = this.#db.now();
+    this.#db
+      .sql(
+        `UPDATE jobs SET state = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(state, error?.code ?? null, error?.message ?? null, now, id);
     if (state === 'printed') {
-      this.#sql('INSERT OR IGNORE INTO printed_jobs (job_id, printed_at) VALUES (?, ?)').run(
-        id,
-        now,
-      );
+      this.#db
+        .sql('INSERT OR IGNORE INTO printed_jobs (job_id, printed_at) VALUES (?, ?)')
+        .run(id, now);
     }
     if (row.source === 'local') {
-      this.#localEvent(id, state, error?.code ?? null, state === 'printed' ? now : null);
+      this.#local.event(id, state, error?.code ?? null, state === 'printed' ? now : null);
     }
     const message: ResultMessage = {
       type: 'job.result',
@@ -346,27 +177,16 @@ export class JobQueue {
       ...(error
         ? { errorCode: error.code, errorMessage: error.message, retryable: error.retryable }
         : {}),
-      at: this.#iso(),
+      at: this.#db.iso(),
     };
     // A local job is reported whole (job.local); the cloud never dispatched it, so no job.result.
-    if (row.source !== 'local') this.#addOutbox(message);
+    if (row.source !== 'local') this.#outbox.put(message);
     return message;
-  }
-
-  #addOutbox(message: OutboxMessage): void {
-    const jobId = message.type === 'job.local' ? message.job.id : message.jobId;
-    this.#sql('DELETE FROM outbox WHERE job_id = ?').run(jobId);
-    this.#sql('INSERT INTO outbox (id, job_id, message, created_at) VALUES (?, ?, ?, ?)').run(
-      message.id,
-      jobId,
-      JSON.stringify(message),
-      this.#clock.now(),
-    );
   }
 
   /** The printer accepted the whole job: printed, remembered, and its result queued for the cloud. */
   markPrinted(id: string): ResultMessage {
-    return this.#db.transaction(() => this.#finish(id, 'printed', null))();
+    return this.#db.transaction(() => this.#finish(id, 'printed', null));
   }
 
   /** The job failed for good; its result is queued for the cloud. */
@@ -374,7 +194,7 @@ export class JobQueue {
     id: string,
     error: { code: ErrorCode; message: string; retryable: boolean },
   ): ResultMessage {
-    return this.#db.transaction(() => this.#finish(id, 'failed', error))();
+    return this.#db.transaction(() => this.#finish(id, 'failed', error));
   }
 
   /** Puts the job back in the queue for another attempt at `nextAttemptAt`. */
@@ -384,11 +204,13 @@ export class JobQueue {
     nextAttemptAt: number,
     error: { code: string; message: string },
   ): void {
-    this.#sql(
-      `UPDATE jobs SET state = 'queued', attempt = ?, next_attempt_at = ?, error_code = ?,
+    this.#db
+      .sql(
+        `UPDATE jobs SET state = 'queued', attempt = ?, next_attempt_at = ?, error_code = ?,
            error_message = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'printing')`,
-    ).run(attempt, nextAttemptAt, error.code, error.message, this.#clock.now(), id);
-    if (this.#row(id)?.source === 'local') this.#localEvent(id, 'queued', error.code, null);
+      )
+      .run(attempt, nextAttemptAt, error.code, error.message, this.#db.now(), id);
+    if (this.#db.row(id)?.source === 'local') this.#local.event(id, 'queued', error.code, null);
   }
 
   /**
@@ -397,18 +219,17 @@ export class JobQueue {
    */
   cancel(id: string): CancelMessage {
     return this.#db.transaction(() => {
-      const row = this.#row(id);
+      const row = this.#db.row(id);
       let reason: CancelOutcome;
       if (!row) reason = this.isPrinted(id) ? 'finished' : 'unknown_job';
       else if (row.state === 'queued') reason = 'not_started';
       else if (row.state === 'printing') reason = 'started';
       else reason = 'finished';
       if (reason === 'not_started') {
-        this.#sql(`UPDATE jobs SET state = 'cancelled', updated_at = ? WHERE id = ?`).run(
-          this.#clock.now(),
-          id,
-        );
-        if (row?.source === 'local') this.#localEvent(id, 'cancelled', null, null);
+        this.#db
+          .sql(`UPDATE jobs SET state = 'cancelled', updated_at = ? WHERE id = ?`)
+          .run(this.#db.now(), id);
+        if (row?.source === 'local') this.#local.event(id, 'cancelled', null, null);
       }
       const message: CancelMessage = {
         type: 'job.cancelled',
@@ -416,19 +237,12 @@ export class JobQueue {
         jobId: id,
         cancelled: reason === 'not_started' || row?.state === 'cancelled',
         reason,
-        at: this.#iso(),
+        at: this.#db.iso(),
       };
       // A local job's cancel is reported through its job.local record.
-      if (row?.source === 'local') return message;
-      // The answer to a cancel never replaces a pending result of the same job.
-      this.#sql('INSERT INTO outbox (id, job_id, message, created_at) VALUES (?, ?, ?, ?)').run(
-        message.id,
-        null,
-        JSON.stringify(message),
-        this.#clock.now(),
-      );
+      if (row?.source !== 'local') this.#outbox.putCancelAnswer(message);
       return message;
-    })();
+    });
   }
 
   /**
@@ -436,7 +250,7 @@ export class JobQueue {
    * it fails with INTERRUPTED (not retryable). Returns the results queued for the cloud.
    */
   recoverInterrupted(): ResultMessage[] {
-    const rows = this.#sql(`SELECT id FROM jobs WHERE state = 'printing'`).all() as Array<{
+    const rows = this.#db.sql(`SELECT id FROM jobs WHERE state = 'printing'`).all() as Array<{
       id: string;
     }>;
     return rows.map((r) =>
@@ -448,171 +262,65 @@ export class JobQueue {
     );
   }
 
+  // ---- The outbox, local jobs and nonces (their own modules) ----
+
   /** The result to send again for a job that is finished here. */
   resultFor(id: string): ResultMessage | null {
-    const pending = this.#sql('SELECT message FROM outbox WHERE job_id = ?').get(id) as
-      { message: string } | undefined;
-    if (pending) return JSON.parse(pending.message) as ResultMessage;
-    const row = this.#row(id);
-    const printed = this.isPrinted(id);
-    if (!printed && (!row || row.state !== 'failed')) return null;
-    const message: ResultMessage = {
-      type: 'job.result',
-      id: randomUUID(),
-      jobId: id,
-      attempt: row?.attempt ?? 1,
-      outcome: printed ? 'printed' : 'failed',
-      ...(!printed && row?.error_code
-        ? {
-            errorCode: row.error_code as ErrorCode,
-            errorMessage: row.error_message ?? '',
-            retryable: false,
-          }
-        : {}),
-      at: this.#iso(),
-    };
-    this.#db.transaction(() => this.#addOutbox(message))();
-    return message;
+    return this.#outbox.resultFor(id);
   }
 
   /** Messages the cloud has not acknowledged yet, oldest first. */
   outbox(): OutboxMessage[] {
-    const rows = this.#sql('SELECT message FROM outbox ORDER BY created_at, rowid').all() as Array<{
-      message: string;
-    }>;
-    return rows.map((r) => JSON.parse(r.message) as OutboxMessage);
+    return this.#outbox.all();
   }
 
   /** The cloud acknowledged the message with this id. */
   confirm(messageId: string): void {
-    this.#sql('DELETE FROM outbox WHERE id = ?').run(messageId);
+    this.#outbox.confirm(messageId);
   }
 
-  /**
-   * Stores a job a page printed locally (committed when this returns), or finds the local job
-   * its idempotency key names already. The job's first report to the cloud goes to the outbox.
-   */
+  /** See `LocalJobs.accept`. */
   acceptLocal(job: DispatchedJob, fields: LocalJobFields): { id: string; created: boolean } {
-    return this.#db.transaction(() => {
-      if (fields.idempotencyKey !== null) {
-        const existing = this.#sql(
-          `SELECT id FROM jobs WHERE source = 'local' AND idempotency_key = ?`,
-        ).get(fields.idempotencyKey) as { id: string } | undefined;
-        if (existing) return { id: existing.id, created: false };
-      }
-      this.#insert(job, {
-        idempotencyKey: fields.idempotencyKey,
-        templateId: fields.templateId,
-        metadata: fields.metadata,
-        events: [{ state: 'queued', errorCode: null, at: this.#iso() }],
-      });
-      this.#reportLocal(job.id);
-      return { id: job.id, created: true };
-    })();
+    return this.#local.accept(job, fields);
   }
 
   /** The unconfirmed `job.local` report of a local job, or null when the cloud has it. */
   pendingReport(jobId: string): LocalReportMessage | null {
-    const row = this.#sql('SELECT message FROM outbox WHERE job_id = ?').get(jobId) as
-      { message: string } | undefined;
-    if (!row) return null;
-    const message = JSON.parse(row.message) as OutboxMessage;
-    return message.type === 'job.local' ? message : null;
+    return this.#local.pendingReport(jobId);
   }
 
   /** Whether the job came from the local server. */
   isLocal(id: string): boolean {
-    return this.#row(id)?.source === 'local';
+    return this.#local.isLocal(id);
   }
 
   /** A local job's whole record, or null (unknown, or a cloud job). */
   localRecord(id: string): LocalJobRecord | null {
-    const row = this.#row(id);
-    if (!row || row.source !== 'local') return null;
-    const events = JSON.parse(row.events ?? '[]') as LocalJobRecord['events'];
-    const state: LocalJobState = row.state === 'printing' ? 'sending' : row.state;
-    // Attempts made so far: each one began with `sending`.
-    const attempt = events.filter((e) => e.state === 'sending').length;
-    return {
-      id: row.id,
-      idempotencyKey: row.idempotency_key,
-      agentPrinterId: row.agent_printer_id,
-      type: row.type as LocalJob['type'],
-      templateId: row.template_id,
-      metadata: JSON.parse(row.metadata ?? '{}') as Record<string, string>,
-      state,
-      attempt,
-      errorCode: state === 'failed' ? (row.error_code as ErrorCode | null) : null,
-      errorMessage: state === 'failed' ? row.error_message : null,
-      createdAt: row.created_at,
-      updatedAt: new Date(row.updated_at).toISOString(),
-      printedAt: row.printed_at === null ? null : new Date(row.printed_at).toISOString(),
-      events,
-    };
+    return this.#local.record(id);
   }
 
-  #localEvent(
-    id: string,
-    state: LocalJobState,
-    errorCode: string | null,
-    printedAt: number | null,
-  ): void {
-    const row = this.#row(id);
-    if (!row) return;
-    const events = JSON.parse(row.events ?? '[]') as LocalJobRecord['events'];
-    events.push({
-      state,
-      errorCode: errorCode !== null && isErrorCode(errorCode) ? errorCode : null,
-      at: this.#iso(),
-    });
-    // The protocol caps a report's events: the first (created) and the newest are kept.
-    if (events.length > PROTOCOL_LIMITS.maxJobEvents) {
-      events.splice(1, events.length - PROTOCOL_LIMITS.maxJobEvents);
-    }
-    this.#sql('UPDATE jobs SET events = ?, printed_at = COALESCE(?, printed_at) WHERE id = ?').run(
-      JSON.stringify(events),
-      printedAt,
-      id,
-    );
-    this.#reportLocal(id);
-  }
-
-  /** Puts the job's current record in the outbox, replacing an older unsent one. */
-  #reportLocal(id: string): void {
-    const job = this.localRecord(id);
-    if (!job) return;
-    this.#addOutbox({ type: 'job.local', id: randomUUID(), job });
-  }
-
-  /**
-   * Remembers the nonce of a signed local request; false when it was seen within the last
-   * `windowSeconds` (older ones are forgotten: their timestamp can no longer pass).
-   */
+  /** See `NonceStore.remember`. */
   rememberNonce(nonce: string, nowSeconds: number, windowSeconds: number): boolean {
-    return this.#db.transaction(() => {
-      this.#sql('DELETE FROM local_nonces WHERE seen_at < ?').run(nowSeconds - 2 * windowSeconds);
-      return (
-        this.#sql('INSERT OR IGNORE INTO local_nonces (nonce, seen_at) VALUES (?, ?)').run(
-          nonce,
-          nowSeconds,
-        ).changes === 1
-      );
-    })();
+    return this.#nonces.remember(nonce, nowSeconds, windowSeconds);
   }
+
+  // ---- What the window lists, and housekeeping ----
 
   /**
    * The newest jobs, unfinished first (what the agent's window lists): at most `limit`, without
    * their content.
    */
   list(limit = 100): QueueListEntry[] {
-    const rows = this.#sql(
-      `SELECT id, agent_printer_id, type, state, attempt, max_attempts, next_attempt_at,
+    const rows = this.#db
+      .sql(
+        `SELECT id, agent_printer_id, type, state, attempt, max_attempts, next_attempt_at,
            error_code, error_message, received_at, updated_at, source
          FROM jobs
          ORDER BY CASE WHEN state IN ('queued', 'printing') THEN 0 ELSE 1 END,
            received_at DESC, rowid DESC
          LIMIT ?`,
-    ).all(limit) as Array<
+      )
+      .all(limit) as Array<
       Pick<
         JobRow,
         | 'id'
@@ -650,16 +358,20 @@ export class JobQueue {
    * job is not queued.
    */
   retryNow(id: string): boolean {
-    const now = this.#clock.now();
+    const now = this.#db.now();
     return (
-      this.#sql(
-        `UPDATE jobs SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'queued'`,
-      ).run(now, now, id).changes === 1
+      this.#db
+        .sql(
+          `UPDATE jobs SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'queued'`,
+        )
+        .run(now, now, id).changes === 1
     );
   }
 
   summary(): QueueSummary {
-    const rows = this.#sql('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all() as Array<{
+    const rows = this.#db
+      .sql('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state')
+      .all() as Array<{
       state: QueuedJobState;
       n: number;
     }>;
@@ -672,7 +384,7 @@ export class JobQueue {
       unconfirmed: 0,
     };
     for (const r of rows) out[r.state] = r.n;
-    out.unconfirmed = (this.#sql('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
+    out.unconfirmed = this.#outbox.count();
     return out;
   }
 
@@ -682,11 +394,13 @@ export class JobQueue {
    * lifetime is 7 days, so the default keeps them 30 days.
    */
   prune(jobAgeMs = 7 * 86_400_000, printedIdAgeMs = 30 * 86_400_000): void {
-    const now = this.#clock.now();
-    this.#sql(
-      `DELETE FROM jobs WHERE state IN ('printed', 'failed', 'cancelled') AND updated_at < ?
+    const now = this.#db.now();
+    this.#db
+      .sql(
+        `DELETE FROM jobs WHERE state IN ('printed', 'failed', 'cancelled') AND updated_at < ?
          AND id NOT IN (SELECT job_id FROM outbox WHERE job_id IS NOT NULL)`,
-    ).run(now - jobAgeMs);
-    this.#sql('DELETE FROM printed_jobs WHERE printed_at < ?').run(now - printedIdAgeMs);
+      )
+      .run(now - jobAgeMs);
+    this.#db.sql('DELETE FROM printed_jobs WHERE printed_at < ?').run(now - printedIdAgeMs);
   }
 }
