@@ -4,7 +4,12 @@
  * line) and sent as a `GS v 0` raster image as wide as the line of text; everything else stays
  * text. Pairs and table columns keep their places in dots, at 12 dots a column of font A.
  */
-import { codepageMap, type CodepageName } from '../codepage/index.js';
+import {
+  codepageMap,
+  stripAccents,
+  transliteration,
+  type CodepageName,
+} from '../codepage/index.js';
 import { getFont } from '../escpos/fonts.js';
 import {
   Paragraph,
@@ -39,6 +44,7 @@ export function printerText(ctx: EncodeContext, font: 'a' | 'b'): PrinterText {
     const bitmapFont = getFont(font === 'b' ? 'B' : 'A');
     base = {
       carries: (cp) => (cp >= 0x20 && cp <= 0x7e) || map.has(cp),
+      replaces: (char) => transliteration(char) !== undefined || stripAccents(char) !== undefined,
       glyph: (byte) => {
         const cp = byte < 0x80 ? byte : byteToChar.get(byte);
         return (cp !== undefined ? bitmapFont.glyphs.get(cp) : undefined) ?? bitmapFont.missing;

@@ -17,6 +17,8 @@ export interface PrinterText {
   encode(text: string): string;
   /** Whether the code page has this character as it is. */
   carries(codePoint: number): boolean;
+  /** Whether the code page has something to print instead of this character (not '?'). */
+  replaces(char: string): boolean;
   /** The bitmap of a byte of the code page: (row, first column, column after the last) triples. */
   glyph(byte: number): { runs: Int16Array };
   /** The font's cell in dots at size 1, and the row under its baseline. */
@@ -109,7 +111,7 @@ export class Paragraph {
   private readonly size: number;
   private readonly levels: Uint8Array;
   private readonly runs: { start: number; end: number; key: RunKey }[];
-  private readonly breaks: number[];
+  private breaks: number[] | undefined;
 
   constructor(text: string, printer: PrinterText, size: number) {
     this.text = cleanText(text);
@@ -119,7 +121,6 @@ export class Paragraph {
     this.levels = embedding.levels;
     this.rtl = (embedding.paragraphs[0]?.level ?? 0) % 2 === 1;
     this.runs = this.itemize();
-    this.breaks = this.breakOpportunities();
   }
 
   /** Splits the text into runs of one font (or of the printer's text). */
@@ -160,6 +161,19 @@ export class Paragraph {
       const key = before === after ? before : 'text';
       for (let k = i; k < j; k++) keys[k] = key;
       i = j - 1;
+    }
+    // A symbol the code page lacks and cannot stand in for (₪ in CP437), in a drawn line: drawn
+    // from the font of the script before it, or Noto Sans, or the emoji font.
+    for (let i = 0; i < cps.length; i++) {
+      const cp = text.codePointAt(cps[i]!.start)!;
+      if (keys[i] !== 'text' || cp < 0x80 || this.printer.carries(cp)) continue;
+      const char = String.fromCodePoint(cp);
+      if (/\p{L}|\p{M}|\p{Cf}|\s/u.test(char) || this.printer.replaces(char)) continue;
+      const before = i > 0 ? keys[i - 1]! : 'text';
+      const candidates: FontKey[] =
+        before === 'text' ? ['greek', 'emoji'] : [before, 'greek', 'emoji'];
+      const key = candidates.find((k) => getScriptFont(k).has(cp));
+      if (key !== undefined) keys[i] = key;
     }
     const runs: { start: number; end: number; key: RunKey }[] = [];
     for (let i = 0; i < cps.length; i++) {
@@ -237,6 +251,10 @@ export class Paragraph {
     const out: LaidLine[] = [];
     let start = skipSpaces(0);
     if (start >= n) return [this.layout(0, 0)];
+    // Most receipt lines fit whole.
+    const whole = this.layout(start, trimEnd(start, n));
+    if (whole.width <= width) return [whole];
+    this.breaks ??= this.breakOpportunities();
     const ends = [...this.breaks, n];
     while (start < n) {
       let best = -1;
@@ -346,8 +364,12 @@ export class Paragraph {
 /** An em of a script font is two cells of the printer's font (a CJK character takes two columns). */
 const EM_CELLS = 2;
 
+let shapeBuffer: hb.Buffer | undefined;
+
 function shape(font: LoadedFont, text: string, rtl: boolean) {
-  const buffer = new hb.Buffer();
+  shapeBuffer ??= new hb.Buffer();
+  const buffer = shapeBuffer;
+  buffer.reset();
   buffer.addText(text);
   buffer.guessSegmentProperties();
   buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
@@ -395,7 +417,7 @@ export function drawRow(
   }
   const baseline = ascent;
   const bitmap = new Bitmap(width, ascent + descent);
-  const outline = new Outline();
+  const outline = new Outline(width, ascent + descent);
   const cellTop = baseline - nominalAscent;
   for (const { line, x } of placements) {
     for (const item of line.items) {

@@ -80,13 +80,25 @@ export interface PathCommand {
   values: number[];
 }
 
-const SUBROWS = 4;
 /** A dot is black from this share of it covered. */
 const THRESHOLD = 0.5;
 
-/** Line segments in dot coordinates (y down), collected from outlines and then filled at once. */
+/**
+ * Outlines drawn into a bitmap of `width` × `height` dots. Each line segment adds its signed
+ * area to an accumulation buffer (the method of font-rs); summing a row gives each dot's exact
+ * coverage under the non-zero rule, overlapping contours of the same direction adding up to a
+ * union.
+ */
 export class Outline {
-  private readonly segs: number[] = [];
+  private readonly width: number;
+  private readonly height: number;
+  private readonly acc: Float32Array;
+
+  constructor(width: number, height: number) {
+    this.width = width;
+    this.height = height;
+    this.acc = new Float32Array(width * height + 3);
+  }
 
   /**
    * Adds a glyph outline placed with its origin at (`x`, `y`) in dots and scaled by `scale` dots
@@ -120,7 +132,9 @@ export class Outline {
           const y1 = py(v[1]!);
           const x2 = px(v[2]!);
           const y2 = py(v[3]!);
-          const n = steps(Math.hypot(x1 - cx, y1 - cy) + Math.hypot(x2 - x1, y2 - y1));
+          const n = steps(
+            Math.abs(x1 - cx) + Math.abs(y1 - cy) + Math.abs(x2 - x1) + Math.abs(y2 - y1),
+          );
           let lx = cx;
           let ly = cy;
           for (let i = 1; i <= n; i++) {
@@ -144,9 +158,12 @@ export class Outline {
           const x3 = px(v[4]!);
           const y3 = py(v[5]!);
           const n = steps(
-            Math.hypot(x1 - cx, y1 - cy) +
-              Math.hypot(x2 - x1, y2 - y1) +
-              Math.hypot(x3 - x2, y3 - y2),
+            Math.abs(x1 - cx) +
+              Math.abs(y1 - cy) +
+              Math.abs(x2 - x1) +
+              Math.abs(y2 - y1) +
+              Math.abs(x3 - x2) +
+              Math.abs(y3 - y2),
           );
           let lx = cx;
           let ly = cy;
@@ -173,95 +190,76 @@ export class Outline {
     if (cx !== sx || cy !== sy) this.line(cx, cy, sx, sy);
   }
 
-  private line(x0: number, y0: number, x1: number, y1: number): void {
-    if (y0 === y1) return; // horizontal edges cross no scanline
-    this.segs.push(x0, y0, x1, y1);
+  /** Adds the signed area of one segment to the dots it crosses (x kept within the bitmap). */
+  private line(ax: number, ay: number, bx: number, by: number): void {
+    if (ay === by) return;
+    const w = this.width;
+    const a = this.acc;
+    let x0p = Math.min(Math.max(ax, 0), w);
+    let y0p = ay;
+    let x1p = Math.min(Math.max(bx, 0), w);
+    let y1p = by;
+    let dir = 1;
+    if (y0p > y1p) {
+      dir = -1;
+      [x0p, y0p, x1p, y1p] = [x1p, y1p, x0p, y0p];
+    }
+    const dxdy = (x1p - x0p) / (y1p - y0p);
+    let x = x0p;
+    if (y0p < 0) x -= y0p * dxdy;
+    const yStart = Math.max(0, Math.floor(y0p));
+    const yEnd = Math.min(this.height, Math.ceil(y1p));
+    for (let row = yStart; row < yEnd; row++) {
+      const lineStart = row * w;
+      const dy = Math.min(row + 1, y1p) - Math.max(row, y0p);
+      const xnext = x + dxdy * dy;
+      const d = dy * dir;
+      const xa = Math.min(x, xnext);
+      const xb = Math.max(x, xnext);
+      const xaFloor = Math.floor(xa);
+      const xai = xaFloor;
+      const xbCeil = Math.ceil(xb);
+      const xbi = xbCeil;
+      if (xbi <= xai + 1) {
+        const xmf = 0.5 * (x + xnext) - xaFloor;
+        a[lineStart + xai]! += d - d * xmf;
+        a[lineStart + xai + 1]! += d * xmf;
+      } else {
+        const s = 1 / (xb - xa);
+        const xaf = xa - xaFloor;
+        const a0 = 0.5 * s * (1 - xaf) * (1 - xaf);
+        const xbf = xb - xbCeil + 1;
+        const am = 0.5 * s * xbf * xbf;
+        a[lineStart + xai]! += d * a0;
+        if (xbi === xai + 2) {
+          a[lineStart + xai + 1]! += d * (1 - a0 - am);
+        } else {
+          const a1 = s * (1.5 - xaf);
+          a[lineStart + xai + 1]! += d * (a1 - a0);
+          for (let xi = xai + 2; xi < xbi - 1; xi++) a[lineStart + xi]! += d * s;
+          const a2 = a1 + (xbi - xai - 3) * s;
+          a[lineStart + xbi - 1]! += d * (1 - a2 - am);
+        }
+        a[lineStart + xbi]! += d * am;
+      }
+      x = xnext;
+    }
   }
 
-  /** Fills the outline into `bitmap` (non-zero winding), OR-ing black dots into what is there. */
+  /** Sets the dots at least half covered, OR-ing them into `bitmap` (of the outline's size). */
   fill(bitmap: Bitmap): void {
-    const segs = this.segs;
-    const n = segs.length / 4;
-    if (n === 0) return;
-    let minY = Infinity;
-    let maxY = -Infinity;
+    const a = this.acc;
+    const data = bitmap.data;
+    const n = this.width * this.height;
+    let sum = 0;
     for (let i = 0; i < n; i++) {
-      minY = Math.min(minY, segs[i * 4 + 1]!, segs[i * 4 + 3]!);
-      maxY = Math.max(maxY, segs[i * 4 + 1]!, segs[i * 4 + 3]!);
-    }
-    const rowStart = Math.max(0, Math.floor(minY));
-    const rowEnd = Math.min(bitmap.height, Math.ceil(maxY));
-    // Edges sorted by their top, so that each sub-row only looks at the edges it may cross.
-    const order = Array.from({ length: n }, (_, i) => i).sort(
-      (a, b) =>
-        Math.min(segs[a * 4 + 1]!, segs[a * 4 + 3]!) - Math.min(segs[b * 4 + 1]!, segs[b * 4 + 3]!),
-    );
-    const width = bitmap.width;
-    const coverage = new Float64Array(width + 1);
-    const xs: number[] = [];
-    const dirs: number[] = [];
-    let first = 0;
-    let active: number[] = [];
-    for (let row = rowStart; row < rowEnd; row++) {
-      coverage.fill(0);
-      for (let s = 0; s < SUBROWS; s++) {
-        const y = row + (s + 0.5) / SUBROWS;
-        while (
-          first < n &&
-          Math.min(segs[order[first]! * 4 + 1]!, segs[order[first]! * 4 + 3]!) <= y
-        ) {
-          active.push(order[first]!);
-          first++;
-        }
-        active = active.filter((e) => Math.max(segs[e * 4 + 1]!, segs[e * 4 + 3]!) > y);
-        xs.length = 0;
-        dirs.length = 0;
-        for (const e of active) {
-          const x0 = segs[e * 4]!;
-          const y0 = segs[e * 4 + 1]!;
-          const x1 = segs[e * 4 + 2]!;
-          const y1 = segs[e * 4 + 3]!;
-          const top = Math.min(y0, y1);
-          if (y < top) continue;
-          const t = (y - y0) / (y1 - y0);
-          xs.push(x0 + t * (x1 - x0));
-          dirs.push(y1 > y0 ? 1 : -1);
-        }
-        const idx = xs.map((_, i) => i).sort((a, b) => xs[a]! - xs[b]!);
-        let winding = 0;
-        let spanStart = 0;
-        for (const i of idx) {
-          const before = winding;
-          winding += dirs[i]!;
-          if (before === 0 && winding !== 0) spanStart = xs[i]!;
-          else if (before !== 0 && winding === 0) addSpan(coverage, width, spanStart, xs[i]!);
-        }
-      }
-      const base = row * width;
-      for (let x = 0; x < width; x++) {
-        if (coverage[x]! >= THRESHOLD * SUBROWS) bitmap.data[base + x] = 1;
-      }
+      sum += a[i]!;
+      if (Math.abs(sum) >= THRESHOLD) data[i] = 1;
     }
   }
 }
 
-/** Straight pieces a curve of this length (in dots) is cut into. */
+/** Straight pieces a curve of this length (in dots, roughly) is cut into. */
 function steps(length: number): number {
-  return Math.max(1, Math.min(24, Math.ceil(length / 2)));
-}
-
-/** Adds the coverage of the span [a, b) of one sub-row to the dots it crosses. */
-function addSpan(coverage: Float64Array, width: number, a: number, b: number): void {
-  const x0 = Math.max(0, a);
-  const x1 = Math.min(width, b);
-  if (x1 <= x0) return;
-  const i0 = Math.floor(x0);
-  const i1 = Math.floor(x1);
-  if (i0 === i1) {
-    coverage[i0]! += x1 - x0;
-    return;
-  }
-  coverage[i0]! += i0 + 1 - x0;
-  for (let i = i0 + 1; i < i1; i++) coverage[i]! += 1;
-  if (i1 < width) coverage[i1]! += x1 - i1;
+  return Math.max(1, Math.min(16, Math.ceil(length / 3)));
 }
