@@ -84,6 +84,20 @@ function inkColumns(page: PrintedPage, y: number, h: number): [number, number] |
   return first < 0 ? undefined : [first, last];
 }
 
+/** Runs of columns with ink (within rows y..y+h), split where at least 5 blank columns are. */
+function inkSegments(page: PrintedPage, y: number, h: number): [number, number][] {
+  const out: [number, number][] = [];
+  let blank = Infinity;
+  for (let x = 0; x < page.width; x++) {
+    if (inkIn(page, x, y, 1, h) > 0) {
+      if (blank >= 5) out.push([x, x]);
+      else out[out.length - 1]![1] = x;
+      blank = 0;
+    } else blank++;
+  }
+  return out;
+}
+
 /** The page's raster images (GS v 0) as drawn, top to bottom. */
 function rasters(page: PrintedPage) {
   return page.graphics.filter((g) => g.kind === 'raster');
@@ -155,13 +169,10 @@ describe('every script on paper: layout', () => {
 
   test('bidi order: in a Hebrew line the number is at the left, the first word at the right', () => {
     const line = print(
-      encodeReceipt({ blocks: [{ type: 'text', value: 'שלום עולם 125' }] }, 'generic-80mm'),
+      encodeReceipt({ blocks: [{ type: 'text', value: 'שלום ירושלים 125' }] }, 'generic-80mm'),
     );
     const digits = print(
       encodeReceipt({ blocks: [{ type: 'text', value: '125' }] }, 'generic-80mm'),
-    );
-    const first = print(
-      encodeReceipt({ blocks: [{ type: 'text', value: 'שלום', align: 'right' }] }, 'generic-80mm'),
     );
     const [x0, x1] = inkColumns(line, 0, line.height)!;
     const [d0, d1] = inkColumns(digits, 0, 24)!;
@@ -177,11 +188,29 @@ describe('every script on paper: layout', () => {
       );
     }
     assert.equal(best, 0, 'the digits lead the line, in their own left-to-right order');
-    // The rightmost ink is the first word, as the word alone prints flush right.
-    const [f0] = inkColumns(first, 0, first.height)!;
-    const w = 576 - f0;
-    const differ = sameDots(line, f0, raster.y, first, f0, rasters(first)[0]!.y, w, raster.height);
-    assert.ok(differ < 20, `${differ} dots differ from the first word printed alone`);
+    // From the right: the first word, then the second (each as wide as it prints alone), then
+    // the number.
+    const segments = inkSegments(line, raster.y, raster.height);
+    const alone = (v: string) => {
+      const page = print(encodeReceipt({ blocks: [{ type: 'text', value: v }] }, 'generic-80mm'));
+      const [a0, a1] = inkColumns(page, 0, page.height)!;
+      return a1 - a0 + 1;
+    };
+    assert.equal(segments.length, 3, JSON.stringify(segments));
+    const [num, second, firstWord] = segments as [
+      [number, number],
+      [number, number],
+      [number, number],
+    ];
+    assert.ok(
+      Math.abs(firstWord[1] - firstWord[0] + 1 - alone('שלום')) <= 2,
+      'first word rightmost',
+    );
+    assert.ok(
+      Math.abs(second[1] - second[0] + 1 - alone('ירושלים')) <= 2,
+      'second word in the middle',
+    );
+    assert.ok(num[0] === x0 && alone('ירושלים') > alone('שלום') + 12, 'the number leftmost');
   });
 
   test('an Arabic item with a Latin price: the pair keeps its sides, the price as the printer prints it', () => {

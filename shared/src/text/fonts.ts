@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as hb from 'harfbuzzjs';
-import type { PathCommand } from './raster.js';
+import { Bitmap, Outline, type PathCommand } from './raster.js';
 
 /** The fonts, by the name the layout uses for them. */
 export const FONT_FILES = {
@@ -48,7 +48,15 @@ export interface GlyphBox {
   /** Top and bottom of the ink, in font units above the baseline (bottom is negative below). */
   top: number;
   bottom: number;
+  /** Left and right of the ink, in font units from the glyph's origin. */
+  left: number;
+  right: number;
 }
+
+/** Sub-dot positions a glyph is drawn at: quarters of a dot. */
+const PHASES = 4;
+/** Drawn glyphs kept per font; past this the cache starts again. */
+const MAX_CACHED = 20000;
 
 export interface LoadedFont {
   key: FontKey;
@@ -61,6 +69,17 @@ export interface LoadedFont {
   box(glyph: number): GlyphBox;
   /** Whether the font has a glyph for this code point. */
   has(codePoint: number): boolean;
+  /**
+   * The black dots of the glyph drawn at `scale` dots per unit with its origin at (x, y) in
+   * dots: (row, first column, column after the last) triples, to be moved by (x, y) given
+   * back. Drawn once per quarter-dot position and kept.
+   */
+  dots(
+    glyph: number,
+    scale: number,
+    x: number,
+    y: number,
+  ): { runs: Int16Array; x: number; y: number };
 }
 
 const FONT_DIR = new URL('../../fonts/scripts/', import.meta.url);
@@ -73,30 +92,80 @@ function load(key: FontKey): LoadedFont {
   const font = new hb.Font(face);
   const outlines = new Map<number, readonly PathCommand[]>();
   const boxes = new Map<number, GlyphBox>();
+  const drawn = new Map<string, Int16Array>();
+  const box = (glyph: number): GlyphBox => {
+    let b = boxes.get(glyph);
+    if (b === undefined) {
+      const e = font.glyphExtents(glyph);
+      b =
+        e === undefined
+          ? { top: 0, bottom: 0, left: 0, right: 0 }
+          : {
+              top: e.yBearing,
+              bottom: e.yBearing + e.height,
+              left: e.xBearing,
+              right: e.xBearing + e.width,
+            };
+      boxes.set(glyph, b);
+    }
+    return b;
+  };
+  const outline = (glyph: number): readonly PathCommand[] => {
+    let o = outlines.get(glyph);
+    if (o === undefined) {
+      o = font.glyphToJson(glyph);
+      outlines.set(glyph, o);
+    }
+    return o;
+  };
+  /** The glyph drawn at origin (fx, fy) within its own small bitmap, as runs relative to it. */
+  const draw = (glyph: number, scale: number, fx: number, fy: number): Int16Array => {
+    const b = box(glyph);
+    const left = Math.floor(fx + b.left * scale) - 1;
+    const right = Math.ceil(fx + b.right * scale) + 2;
+    const top = Math.floor(fy - b.top * scale) - 1;
+    const bottom = Math.ceil(fy - b.bottom * scale) + 2;
+    const w = Math.max(1, right - left);
+    const h = Math.max(1, bottom - top);
+    const bitmap = new Bitmap(w, h);
+    const o = new Outline(w, h);
+    o.addGlyph(outline(glyph), fx - left, fy - top, scale);
+    o.fill(bitmap);
+    const runs: number[] = [];
+    for (let row = 0; row < h; row++) {
+      let x = 0;
+      while (x < w) {
+        if (bitmap.data[row * w + x] === 0) {
+          x++;
+          continue;
+        }
+        const start = x;
+        while (x < w && bitmap.data[row * w + x] === 1) x++;
+        runs.push(row + top, start + left, x + left);
+      }
+    }
+    return Int16Array.from(runs);
+  };
   return {
     key,
     font,
     upem: face.upem,
     language: LANGUAGE[key],
-    outline(glyph) {
-      let o = outlines.get(glyph);
-      if (o === undefined) {
-        o = font.glyphToJson(glyph);
-        outlines.set(glyph, o);
+    outline,
+    box,
+    dots(glyph, scale, x, y) {
+      const ix = Math.floor(x);
+      const iy = Math.floor(y);
+      const fx = Math.round((x - ix) * PHASES) / PHASES;
+      const fy = Math.round((y - iy) * PHASES) / PHASES;
+      const id = `${glyph}/${scale}/${fx}/${fy}`;
+      let runs = drawn.get(id);
+      if (runs === undefined) {
+        if (drawn.size >= MAX_CACHED) drawn.clear();
+        runs = draw(glyph, scale, fx, fy);
+        drawn.set(id, runs);
       }
-      return o;
-    },
-    box(glyph) {
-      let b = boxes.get(glyph);
-      if (b === undefined) {
-        const e = font.glyphExtents(glyph);
-        b =
-          e === undefined
-            ? { top: 0, bottom: 0 }
-            : { top: e.yBearing, bottom: e.yBearing + e.height };
-        boxes.set(glyph, b);
-      }
-      return b;
+      return { runs, x: ix, y: iy };
     },
     has(codePoint) {
       return font.nominalGlyph(codePoint) !== undefined;

@@ -8,7 +8,7 @@
 import bidiModule from 'bidi-js';
 import * as hb from 'harfbuzzjs';
 import { getScriptFont, type FontKey, type LoadedFont } from './fonts.js';
-import { Bitmap, Outline } from './raster.js';
+import { Bitmap } from './raster.js';
 import { breaksAnywhere, charClass, type CharClass } from './script.js';
 
 /** The printer's own text: its code page and its bitmap font (the cell every column is). */
@@ -69,6 +69,9 @@ const bidi = (typeof bidiExport === 'function' ? bidiExport : bidiExport.default
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const FORMAT = /\p{Cf}/gu;
+/** Right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko… and their presentation forms) or bidi controls. */
+const RTL_OR_CONTROL =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]|\ud802[\udc00-\udfff]|\ud803[\udc00-\ude7f]|\ud83a[\udc00-\udfff]|\ud83b[\udc00-\udeff]/;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /** CJK punctuation a line must not start with (closing marks, small kana, the prolonged sound mark). */
 const NO_LINE_START = new Set(
@@ -117,9 +120,15 @@ export class Paragraph {
     this.text = cleanText(text);
     this.printer = printer;
     this.size = size;
-    const embedding = bidi.getEmbeddingLevels(this.text, 'auto');
-    this.levels = embedding.levels;
-    this.rtl = (embedding.paragraphs[0]?.level ?? 0) % 2 === 1;
+    if (RTL_OR_CONTROL.test(this.text)) {
+      const embedding = bidi.getEmbeddingLevels(this.text, 'auto');
+      this.levels = embedding.levels;
+      this.rtl = (embedding.paragraphs[0]?.level ?? 0) % 2 === 1;
+    } else {
+      // Nothing right-to-left: every character at level 0.
+      this.levels = new Uint8Array(this.text.length);
+      this.rtl = false;
+    }
     this.runs = this.itemize();
   }
 
@@ -343,11 +352,11 @@ export class Paragraph {
       let pen = 0;
       for (const g of shaped) {
         glyphs.push({
-          id: g.codepoint,
+          id: g.id,
           x: (pen + (g.xOffset ?? 0)) * scale,
           y: (g.yOffset ?? 0) * scale,
         });
-        const box = font.box(g.codepoint);
+        const box = font.box(g.id);
         if (box.top !== box.bottom) {
           ascent = Math.max(ascent, Math.ceil((box.top + (g.yOffset ?? 0)) * scale));
           descent = Math.max(descent, Math.ceil(-(box.bottom + (g.yOffset ?? 0)) * scale));
@@ -375,7 +384,19 @@ function shape(font: LoadedFont, text: string, rtl: boolean) {
   buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
   if (font.language !== undefined) buffer.setLanguage(font.language);
   hb.shape(font.font, buffer);
-  return buffer.getGlyphInfosAndPositions();
+  const infos = buffer.getGlyphInfos();
+  const positions = buffer.getGlyphPositions();
+  const out: { id: number; xAdvance: number; xOffset: number; yOffset: number }[] = [];
+  for (let i = 0; i < infos.length; i++) {
+    const p = positions[i]!;
+    out.push({
+      id: infos[i]!.codepoint,
+      xAdvance: p.xAdvance,
+      xOffset: p.xOffset,
+      yOffset: p.yOffset,
+    });
+  }
+  return out;
 }
 
 /** The printer's text of a run; right to left (in a right-to-left line), reversed and mirrored. */
@@ -417,13 +438,13 @@ export function drawRow(
   }
   const baseline = ascent;
   const bitmap = new Bitmap(width, ascent + descent);
-  const outline = new Outline(width, ascent + descent);
   const cellTop = baseline - nominalAscent;
   for (const { line, x } of placements) {
     for (const item of line.items) {
       if (item.kind === 'glyphs') {
         for (const g of item.glyphs) {
-          outline.addGlyph(item.font.outline(g.id), x + item.x + g.x, baseline - g.y, item.scale);
+          const d = item.font.dots(g.id, item.scale, x + item.x + g.x, baseline - g.y);
+          bitmap.blit(d.runs, d.x, d.y);
         }
         continue;
       }
@@ -441,7 +462,6 @@ export function drawRow(
       }
     }
   }
-  outline.fill(bitmap);
   if (style.bold) bitmap.embolden(s);
   for (const { line, x } of placements) {
     if (style.underline) bitmap.fill(x, cellTop + printer.cellHeight * s - 1, line.width, 1);

@@ -32,6 +32,18 @@ export class Bitmap {
       this.data.fill(1, row * this.width + x0, row * this.width + x1);
   }
 
+  /** Sets the dots of (row, first column, column after the last) runs moved by (dx, dy), clipped. */
+  blit(runs: Int16Array, dx: number, dy: number): void {
+    const { width, height, data } = this;
+    for (let r = 0; r < runs.length; r += 3) {
+      const y = runs[r]! + dy;
+      if (y < 0 || y >= height) continue;
+      const base = y * width;
+      const x1 = Math.min(width, runs[r + 2]! + dx);
+      for (let x = Math.max(0, runs[r + 1]! + dx); x < x1; x++) data[base + x] = 1;
+    }
+  }
+
   /** Turns black to white and white to black in a rectangle (white on black print). */
   invert(x: number, y: number, w: number, h: number): void {
     const x0 = Math.max(0, x);
@@ -64,10 +76,15 @@ export class Bitmap {
   packRows(): { rowBytes: number; data: Uint8Array } {
     const rowBytes = Math.ceil(this.width / 8);
     const out = new Uint8Array(rowBytes * this.height);
+    const { width, data } = this;
     for (let y = 0; y < this.height; y++) {
-      const base = y * this.width;
-      for (let x = 0; x < this.width; x++) {
-        if (this.data[base + x] === 1) out[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+      const base = y * width;
+      let o = y * rowBytes;
+      for (let x = 0; x < width; x += 8, o++) {
+        let byte = 0;
+        const end = Math.min(8, width - x);
+        for (let b = 0; b < end; b++) byte |= data[base + x + b]! << (7 - b);
+        out[o] = byte;
       }
     }
     return { rowBytes, data: out };
