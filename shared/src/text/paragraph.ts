@@ -69,6 +69,8 @@ const bidi = (typeof bidiExport === 'function' ? bidiExport : bidiExport.default
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const FORMAT = /\p{Cf}/gu;
+/** Punctuation that follows a word and is drawn in its script's font. */
+const ATTACHED_PUNCTUATION = ',.;:!?';
 /** Right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko… and their presentation forms) or bidi controls. */
 const RTL_OR_CONTROL =
   /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]|\ud802[\udc00-\udfff]|\ud803[\udc00-\ude7f]|\ud83a[\udc00-\udfff]|\ud83b[\udc00-\udeff]/;
@@ -159,6 +161,15 @@ export class Paragraph {
     // Marks go with the character before them.
     for (let i = 0; i < cps.length; i++) {
       if (cps[i]!.cls === 'mark') keys[i] = i > 0 ? keys[i - 1]! : 'text';
+    }
+    // Punctuation after a word of a script goes with it, in its font (a comma after Hindi).
+    for (let i = 1; i < cps.length; i++) {
+      const key = keys[i - 1]!;
+      if (key === 'text' || keys[i] !== 'text') continue;
+      const cp = text.codePointAt(cps[i]!.start)!;
+      if (ATTACHED_PUNCTUATION.includes(String.fromCodePoint(cp)) && getScriptFont(key).has(cp)) {
+        keys[i] = key;
+      }
     }
     // Spaces between two words of one script belong to it (its font's spaces).
     for (let i = 0; i < cps.length; i++) {
