@@ -10,10 +10,13 @@ import {
   transliteration,
   type CodepageName,
 } from '../codepage/index.js';
+import iconv from 'iconv-lite';
 import { getFont } from '../escpos/fonts.js';
 import {
   Paragraph,
   drawRow,
+  nativeColumns,
+  type FontKey,
   needsRaster,
   type LaidLine,
   type LineStyle,
@@ -68,6 +71,83 @@ function lineDots(ctx: EncodeContext, font: 'a' | 'b'): number {
   return font === 'b' ? ctx.page.charsB * 9 : ctx.page.charsA * 12;
 }
 
+const NATIVE_FONT: Record<'chinese' | 'japanese' | 'korean', FontKey> = {
+  chinese: 'sc',
+  japanese: 'jp',
+  korean: 'kr',
+};
+
+/** The scripts the printer prints with a font of its own (its profile's `nativeText`). */
+function nativeKeys(ctx: EncodeContext): ReadonlySet<FontKey> {
+  return new Set((ctx.profile.nativeText?.scripts ?? []).map((s) => NATIVE_FONT[s]));
+}
+
+/** Uses the printer's own font for all of these paragraphs, or for none of them. */
+function useNative(ctx: EncodeContext, paragraphs: readonly Paragraph[]): boolean {
+  const keys = nativeKeys(ctx);
+  if (!paragraphs.every((p) => p.useNative(keys, false))) return false;
+  for (const p of paragraphs) p.useNative(keys);
+  return true;
+}
+
+/**
+ * Rows whose every part the printer prints itself (its code page, and its own CJK font in Kanji
+ * mode: FS & … FS .), as text: each part at its column, in the row's style.
+ */
+function emitTextRows(
+  ctx: EncodeContext,
+  rows: readonly Placement[][],
+  printer: PrinterText,
+  style: ScriptTextStyle,
+): void {
+  const { out } = ctx;
+  const column = printer.cellWidth * style.size;
+  if (style.font === 'b') out.push(...cmd.font('b'));
+  if (style.bold) out.push(...cmd.bold(true));
+  if (style.underline) out.push(...cmd.underline(true));
+  if (style.invert) out.push(...cmd.invert(true));
+  if (style.size > 1) out.push(...cmd.charSize(style.size, style.size));
+  for (const row of rows) {
+    const parts = row
+      .flatMap(({ line, x }) =>
+        line.items.map((item) => ({ item, at: Math.round((x + item.x) / column) })),
+      )
+      .sort((a, b) => a.at - b.at);
+    let cursor = 0;
+    for (const { item, at } of parts) {
+      if (at > cursor) out.text(' '.repeat(at - cursor));
+      cursor = Math.max(cursor, at);
+      if (item.kind === 'cells') {
+        out.text(item.bytes);
+        cursor += item.bytes.length;
+      } else if (item.kind === 'native') {
+        out.push(0x1c, 0x26).bytes(iconv.encode(item.text, 'gb18030')).push(0x1c, 0x2e);
+        cursor += nativeColumns(item.text);
+      }
+    }
+    out.push(cmd.LF);
+  }
+  if (style.size > 1) out.push(...cmd.charSize(1, 1));
+  if (style.invert) out.push(...cmd.invert(false));
+  if (style.underline) out.push(...cmd.underline(false));
+  if (style.bold) out.push(...cmd.bold(false));
+  if (style.font === 'b') out.push(...cmd.font('a'));
+}
+
+/** Sends rows as text (native) or drawn, one `GS v 0` image a row. */
+function emitRows(
+  ctx: EncodeContext,
+  rows: readonly Placement[][],
+  printer: PrinterText,
+  style: ScriptTextStyle,
+  native: boolean,
+): void {
+  if (native) return emitTextRows(ctx, rows, printer, style);
+  for (const row of rows) {
+    emitRow(ctx, drawRow(row, rowWidth(ctx, style.font), printer, style, LINE_SPACING));
+  }
+}
+
 /** Sends a drawn row as `GS v 0`, as wide as the page's line of text (never wider than the paper). */
 function emitRow(ctx: EncodeContext, bitmap: Bitmap): void {
   const { rowBytes, data } = bitmap.packRows();
@@ -94,18 +174,9 @@ export function drawParagraph(ctx: EncodeContext, value: string, style: ScriptTe
   const printer = printerText(ctx, style.font);
   const width = lineDots(ctx, style.font);
   const paragraph = new Paragraph(value, printer, style.size);
-  for (const line of paragraph.lines(width)) {
-    emitRow(
-      ctx,
-      drawRow(
-        [place(line, width, style.align)],
-        rowWidth(ctx, style.font),
-        printer,
-        style,
-        LINE_SPACING,
-      ),
-    );
-  }
+  const native = useNative(ctx, [paragraph]);
+  const rows = paragraph.lines(width).map((line) => [place(line, width, style.align)]);
+  emitRows(ctx, rows, printer, style, native);
 }
 
 /** A pair: the left side flush left, the right side flush right, each in its own direction. */
@@ -114,8 +185,10 @@ export function drawPair(ctx: EncodeContext, left: string, right: string, bold: 
   const width = lineDots(ctx, 'a');
   const style: LineStyle = { size: 1, bold, underline: false, invert: false };
   const gap = PAIR_GAP_CELLS * printer.cellWidth;
-  const rightLines = new Paragraph(right, printer, 1).lines(width);
+  const rightPara = new Paragraph(right, printer, 1);
   const leftPara = new Paragraph(left, printer, 1);
+  const native = useNative(ctx, [leftPara, rightPara]);
+  const rightLines = rightPara.lines(width);
   const rows: Placement[][] = [];
   const r0 = rightLines[0]!;
   const room = width - r0.width - gap;
@@ -132,8 +205,7 @@ export function drawPair(ctx: EncodeContext, left: string, right: string, bold: 
       rows.push([place(l, width, 'left')]);
     for (const r of rightLines) rows.push([place(r, width, 'right')]);
   }
-  for (const row of rows)
-    emitRow(ctx, drawRow(row, rowWidth(ctx, 'a'), printer, style, LINE_SPACING));
+  emitRows(ctx, rows, printer, { ...style, font: 'a', align: 'left' }, native);
 }
 
 /**
@@ -153,21 +225,25 @@ export function drawTableRow(
   const style: LineStyle = { size: 1, bold, underline: false, invert: false };
   const last = widths.length - 1;
   let x0 = 0;
+  const paragraphs = widths.map((_, c) => new Paragraph(cells[c] ?? '', printer, 1));
+  const native = useNative(ctx, paragraphs);
   const columns = widths.map((w, c) => {
     const room = (c < last && w > 1 ? w - 1 : w) * cell;
     const text = cells[c] ?? '';
-    const lines = text.length === 0 ? [] : new Paragraph(text, printer, 1).lines(room);
+    const lines = text.length === 0 ? [] : paragraphs[c]!.lines(room);
     const column = { x0, room, lines, align: aligns[c] ?? 'left' };
     x0 += w * cell;
     return column;
   });
   const height = Math.max(1, ...columns.map((c) => c.lines.length));
+  const rows: Placement[][] = [];
   for (let r = 0; r < height; r++) {
     const row: Placement[] = [];
     for (const col of columns) {
       const line = col.lines[r];
       if (line !== undefined) row.push(place(line, col.room, col.align, col.x0));
     }
-    emitRow(ctx, drawRow(row, rowWidth(ctx, 'a'), printer, style, LINE_SPACING));
+    rows.push(row);
   }
+  emitRows(ctx, rows, printer, { ...style, font: 'a', align: 'left' }, native);
 }

@@ -13,6 +13,7 @@ import { interpretEscpos } from '../escpos/interpreter.js';
 import { encodePng1Bit } from '../escpos/png.js';
 import type { PrintedPage } from '../escpos/types.js';
 import { renderReceiptDocument } from '../template/index.js';
+import { getPrinterProfile } from '../printers/index.js';
 import { inkIn } from '../testing/escpos.js';
 
 const tesseractLangs = (() => {
@@ -361,5 +362,35 @@ describe('every script on paper: layout', () => {
     const withControls = direct(values.name);
     assert.deepEqual(withControls.cuts, []);
     assert.deepEqual(withControls.pixels, direct(stripped.name!).pixels);
+  });
+
+  test('a printer with its own Chinese font gets Chinese lines as GB18030 text in Kanji mode', () => {
+    const profile = {
+      ...getPrinterProfile('generic-80mm'),
+      id: 'gb18030-80mm',
+      nativeText: { encoding: 'GB18030' as const, scripts: ['chinese' as const] },
+    };
+    const doc = {
+      blocks: [
+        { type: 'text', value: '欢迎光临', align: 'center' },
+        { type: 'pair', left: '拿铁咖啡', right: '32.00' },
+        { type: 'text', value: 'مرحبا' },
+      ],
+    };
+    const bytes = Buffer.from(encodeReceipt(doc, profile));
+    const kanji = Buffer.from([
+      0x1c, 0x26, 0xbb, 0xb6, 0xd3, 0xad, 0xb9, 0xe2, 0xc1, 0xd9, 0x1c, 0x2e,
+    ]);
+    assert.ok(bytes.includes(kanji), '欢迎光临 in GB18030 between FS & and FS .');
+    const page = print(bytes);
+    assert.equal(rasters(page).length, 1, 'only the Arabic line is drawn');
+    const runs = page.textRuns.map((t) => t.text.replace(/\s+/g, ' ').trim());
+    assert.ok(runs.includes('欢迎光临'), JSON.stringify(runs));
+    assert.ok(runs.some((r) => r.startsWith('拿铁咖啡')) && runs.some((r) => r.endsWith('32.00')));
+    // centred: 4 characters of two columns in 48 columns start at column 20
+    const title = page.textRuns.find((t) => t.text.includes('欢'))!;
+    assert.equal(title.x, 20 * 12);
+    // The same document on a printer without it: every CJK line drawn.
+    assert.equal(rasters(print(encodeReceipt(doc, 'generic-80mm'))).length, 3);
   });
 });

@@ -44,8 +44,10 @@ interface Piece {
   level: number;
 }
 
-type Item =
+/** What a laid-out line is made of, left to right. */
+export type LineItem =
   | { kind: 'cells'; x: number; bytes: string }
+  | { kind: 'native'; x: number; text: string }
   | {
       kind: 'glyphs';
       x: number;
@@ -59,7 +61,7 @@ export interface LaidLine {
   width: number;
   ascent: number;
   descent: number;
-  items: Item[];
+  items: LineItem[];
 }
 
 // bidi-js is CommonJS: Node gives its factory as the default import, TypeScript the namespace.
@@ -117,6 +119,7 @@ export class Paragraph {
   private readonly levels: Uint8Array;
   private readonly runs: { start: number; end: number; key: RunKey }[];
   private breaks: number[] | undefined;
+  private native: ReadonlySet<FontKey> = new Set();
 
   constructor(text: string, printer: PrinterText, size: number) {
     this.text = cleanText(text);
@@ -216,6 +219,18 @@ export class Paragraph {
       else merged.push({ ...run });
     }
     return merged;
+  }
+
+  /**
+   * Lets the printer print runs of these fonts' scripts as text of its own (two columns a
+   * character), when every run of the paragraph is text or one of them; says whether it did.
+   */
+  useNative(keys: ReadonlySet<FontKey>, apply = true): boolean {
+    if (keys.size === 0 || !this.runs.every((r) => r.key === 'text' || keys.has(r.key))) {
+      return false;
+    }
+    if (apply) this.native = keys;
+    return true;
   }
 
   /** Whether any run is drawn from a script font. */
@@ -347,13 +362,19 @@ export class Paragraph {
     let x = 0;
     let ascent = p.baseline * s;
     let descent = (p.cellHeight - p.baseline) * s;
-    const items: Item[] = [];
+    const items: LineItem[] = [];
     for (const piece of pieces) {
       const str = this.text.slice(piece.start, piece.end);
       if (piece.key === 'text') {
         const bytes = cellBytes(str.replace(FORMAT, ''), piece.level % 2 === 1, p);
         items.push({ kind: 'cells', x, bytes });
         x += bytes.length * p.cellWidth * s;
+        continue;
+      }
+      if (this.native.has(piece.key)) {
+        const str2 = str.replace(FORMAT, '');
+        items.push({ kind: 'native', x, text: str2 });
+        x += nativeColumns(str2) * p.cellWidth * s;
         continue;
       }
       const font = getScriptFont(piece.key);
@@ -379,6 +400,16 @@ export class Paragraph {
     }
     return { width: Math.ceil(x - 1e-6), ascent, descent, items };
   }
+}
+
+/** Columns a printer's own CJK font takes for the text: two a character, one for half-width forms. */
+export function nativeColumns(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    n += cp < 0x1100 || (cp >= 0xff61 && cp <= 0xffdc) ? 1 : 2;
+  }
+  return n;
 }
 
 /** An em of a script font is two cells of the printer's font (a CJK character takes two columns). */
@@ -452,6 +483,7 @@ export function drawRow(
   const cellTop = baseline - nominalAscent;
   for (const { line, x } of placements) {
     for (const item of line.items) {
+      if (item.kind === 'native') continue; // sent as text, never drawn (see useNative)
       if (item.kind === 'glyphs') {
         for (const g of item.glyphs) {
           const d = item.font.dots(g.id, item.scale, x + item.x + g.x, baseline - g.y);
