@@ -11,9 +11,10 @@
  *   with their own dependencies, trimmed of sources, tests, type files and other platforms'
  *   binaries: the native modules (better-sqlite3, usb, serialport, sharp, and pdf.js's canvas),
  *   pino and pino-roll (loaded by name in a worker thread), pdf.js (reads its fonts and
- *   character maps from its folder) and puppeteer-core (loads parts of itself on demand);
+ *   character maps from its folder), puppeteer-core (loads parts of itself on demand) and
+ *   harfbuzzjs (reads its WebAssembly file from its folder);
  * - the Node.js that runs this script (linux-x64), stripped of its symbol table;
- * - the data files of shared/ that the bundle reads (fonts, printer profiles), in the same
+ * - the data files of shared/ that the bundle reads (fonts, the scripts' fonts, printer profiles), in the same
  *   places relative to the bundle as in the checkout.
  */
 import { execFileSync } from 'node:child_process';
@@ -51,6 +52,7 @@ export const EXTERNAL_PACKAGES = [
   'pino-roll',
   'pdfjs-dist',
   'puppeteer-core',
+  'harfbuzzjs',
 ];
 /** Optional native helpers of ws, absent here: ws falls back to JavaScript. */
 const ABSENT_OPTIONAL = ['bufferutil', 'utf-8-validate'];
@@ -192,6 +194,7 @@ export function prunedFromPackage(
   }
   if (pkg === 'pdfjs-dist' && PDFJS_DROP.test(rel)) return true;
   if (pkg === 'puppeteer-core' && rel.startsWith('lib/es5-iife')) return true;
+  if (pkg === 'harfbuzzjs' && base === 'harfbuzz-subset.wasm') return true; // shaping only
   if (pkg === 'date-fns' && /(^|\/)cdn(\.min)?\.js$/.test(rel)) return true; // browser bundles
   return false;
 }

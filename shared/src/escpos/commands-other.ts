@@ -1,19 +1,24 @@
-/** FS (Kanji and NV images) and DLE (real-time) commands: none of them draws in the preview. */
+/** FS (Kanji and NV images) and DLE (real-time) commands: of them only Kanji mode changes the preview. */
 import type { Handler } from './commands-esc.js';
 import type { ByteReader } from './reader.js';
 
 /** FS commands skipped by their fixed length (Kanji mode, NV bit images). */
 export const FS_LENGTHS: Record<number, number> = {
   0x21: 1, // FS !  Kanji print mode
-  0x26: 0, // FS &  Kanji mode on
   0x2d: 1, // FS -  Kanji underline
-  0x2e: 0, // FS .  Kanji mode off
   0x43: 1, // FS C  Kanji code system
   0x53: 2, // FS S  Kanji spacing
   0x57: 1, // FS W  Kanji quadruple size
 };
 
 export const FS_HANDLERS: Record<number, Handler> = {
+  // FS &: Kanji (Chinese character) mode on; FS .: off (see Printer.printByte)
+  0x26: (_r, p) => {
+    p.state.kanji = true;
+  },
+  0x2e: (_r, p) => {
+    p.state.kanji = false;
+  },
   // FS p n m: print NV bit image n
   0x70: (r) => {
     if (r.take(2)) r.warn('NV bit images (FS p) are not drawn');

@@ -6,6 +6,7 @@
 import { PageCanvas } from './canvas.js';
 import { internationalChar } from './charsets.js';
 import { getFont, type BitmapFont, type Glyph } from './fonts.js';
+import { decodeKanji, kanjiGlyph, KANJI_SIZE } from './kanji.js';
 import { initialState, type PrinterState } from './state.js';
 import type { CutMark, DrawerPulse, Graphic, StatusRequest, TextRun, TextStyle } from './types.js';
 import type { WarningLog } from './warnings.js';
@@ -52,6 +53,8 @@ export class Printer {
   /** Graphics stored by GS ( L / GS 8 L function 112, printed by function 50. */
   storedGraphic: { width: number; height: number; bits: Uint8Array } | undefined;
   private line: LineItem[] = [];
+  /** The bytes of a Kanji-mode character read so far. */
+  private kanjiBytes: number[] = [];
   private cursorX = 0;
   private lineIndex = 0;
 
@@ -95,9 +98,16 @@ export class Printer {
     };
   }
 
-  /** A printable byte: decoded with the ESC t table and put in the line buffer. */
+  /** A printable byte: decoded with the ESC t table (or, in Kanji mode, GB18030) and put in the line buffer. */
   printByte(byte: number): void {
     const s = this.state;
+    if (s.kanji && (this.kanjiBytes.length > 0 || byte >= 0x81)) {
+      this.kanjiBytes.push(byte);
+      const char = decodeKanji(this.kanjiBytes);
+      if (char === undefined) return; // more bytes to come
+      this.kanjiBytes = [];
+      return this.printKanji(char);
+    }
     const char = internationalChar(s.international, byte) ?? s.table.chars[byte] ?? '';
     const font = getFont(s.font);
     const glyph = char === '' ? undefined : font.glyphs.get(char.codePointAt(0)!);
@@ -115,6 +125,28 @@ export class Printer {
       font,
       style: this.currentStyle(),
       table: s.table.name,
+    });
+    this.cursorX += width;
+  }
+
+  /** A Kanji-mode character: a 24 × 24 cell (two columns of font A), drawn from Noto Sans SC. */
+  private printKanji(char: string): void {
+    const s = this.state;
+    const font = getFont('A');
+    const width = (KANJI_SIZE + s.charSpacing) * s.widthMul;
+    if (this.cursorX + KANJI_SIZE * s.widthMul > this.printArea().width && !this.atLineStart) {
+      this.printLine();
+    }
+    this.line.push({
+      kind: 'char',
+      x: this.cursorX,
+      width,
+      height: KANJI_SIZE * s.heightMul,
+      char,
+      glyph: kanjiGlyph(char),
+      font,
+      style: this.currentStyle(),
+      table: 'GB18030',
     });
     this.cursorX += width;
   }

@@ -32,6 +32,8 @@ export interface PrinterState {
   international: number;
   /** ESC {: each line is printed turned 180° within the print area. */
   upsideDown: boolean;
+  /** FS & (on) / FS . (off): bytes from 0x81 are two- or four-byte GB18030 characters. */
+  kanji: boolean;
   barcode: { height: number; moduleWidth: number; hri: HriPosition; hriFont: FontName };
   qr: { moduleSize: number; errorLevel: QrErrorLevel; data: Uint8Array | undefined };
 }
@@ -56,6 +58,7 @@ export function initialState(paperWidth: number): PrinterState {
     table: characterTable(0)!,
     international: 0,
     upsideDown: false,
+    kanji: false,
     barcode: { height: 162, moduleWidth: 3, hri: 'none', hriFont: 'A' },
     qr: { moduleSize: 3, errorLevel: 'L', data: undefined },
   };

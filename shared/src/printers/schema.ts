@@ -41,6 +41,17 @@ export const printerProfileSchema = z
     symbologies: z.array(z.enum(BARCODE_FORMATS)),
     /** Prints QR codes natively (GS ( k, model 2). */
     qr: z.boolean(),
+    /**
+     * A font of the printer's own for CJK text, used instead of drawing it: in Kanji mode
+     * (FS & … FS .), text in `encoding`, each character two columns wide. `scripts` says which
+     * lines it takes: Chinese (Han), Japanese (kana and Han), Korean (Hangul and Han).
+     */
+    nativeText: z
+      .strictObject({
+        encoding: z.literal('GB18030'),
+        scripts: z.array(z.enum(['chinese', 'japanese', 'korean'])).min(1),
+      })
+      .optional(),
     /** Where the data comes from, and anything an integrator should know. */
     notes: z.string().max(2000).optional(),
   })

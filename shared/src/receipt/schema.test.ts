@@ -49,7 +49,7 @@ describe('document limits', () => {
     assert.deepEqual(problems([{ type: 'text', value: 1 }]), ['blocks[0].value: must be a string']);
   });
 
-  test('defaults fill what a block leaves out', () => {
+  test('defaults fill what a block leaves out (the align of a text block stays unset: it follows its direction)', () => {
     const r = validateReceiptDocument({
       blocks: [{ type: 'text', value: 'a' }, { type: 'drawer' }],
     });
@@ -58,7 +58,6 @@ describe('document limits', () => {
       {
         type: 'text',
         value: 'a',
-        align: 'left',
         bold: false,
         underline: false,
         size: 1,

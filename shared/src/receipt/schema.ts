@@ -32,7 +32,8 @@ const align = z.enum(['left', 'center', 'right']);
 const textBlock = z.strictObject({
   type: z.literal('text'),
   value: z.string().max(L.maxTextLength),
-  align: align.default('left'),
+  /** Unset: left, or right when the first strong character is right-to-left. */
+  align: align.optional(),
   bold: z.boolean().default(false),
   underline: z.boolean().default(false),
   size: intIn(L.minTextSize, L.maxTextSize).default(1),

@@ -4,6 +4,8 @@ import * as cmd from './commands.js';
 import type { EncodeContext } from './context.js';
 import { columnWidths, layoutPair, layoutTableRow, wrapLine } from './layout.js';
 import type { ReceiptBlock } from './schema.js';
+import { drawPair, drawParagraph, drawTableRow, isScriptText } from './script-text.js';
+import { firstStrongIsRtl } from '../text/index.js';
 
 type Block<T extends ReceiptBlock['type']> = Extract<ReceiptBlock, { type: T }>;
 
@@ -16,11 +18,45 @@ export function wrapText(ctx: EncodeContext, value: string, width: number): stri
   return lines;
 }
 
+/** Splits a value into its paragraphs (at line breaks). */
+function paragraphsOf(value: string): string[] {
+  return value.includes('\n') || value.includes('\r') ? value.split(/\r\n|\r|\n/) : [value];
+}
+
+/**
+ * A text block. Paragraphs in a script the code page cannot carry are drawn (script-text.ts);
+ * the others are text. With no `align` of its own, a block whose first
+ * strong character is right-to-left is aligned right.
+ */
 export function encodeText(ctx: EncodeContext, b: Block<'text'>): void {
+  const align = b.align ?? (firstStrongIsRtl(b.value) ? 'right' : 'left');
+  const paragraphs = paragraphsOf(b.value);
+  const drawn = paragraphs.map((p) => isScriptText(ctx, p));
+  if (!drawn.includes(true)) return encodeTextLines(ctx, b, align, b.value);
+  for (let i = 0; i < paragraphs.length;) {
+    let j = i + 1;
+    while (j < paragraphs.length && drawn[j] === drawn[i]) j++;
+    if (drawn[i]) {
+      for (const p of paragraphs.slice(i, j)) {
+        drawParagraph(ctx, p, { ...b, align });
+      }
+    } else {
+      encodeTextLines(ctx, b, align, paragraphs.slice(i, j).join('\n'));
+    }
+    i = j;
+  }
+}
+
+function encodeTextLines(
+  ctx: EncodeContext,
+  b: Block<'text'>,
+  align: NonNullable<Block<'text'>['align']>,
+  value: string,
+): void {
   const { out } = ctx;
   const perLine = b.font === 'b' ? ctx.page.charsB : ctx.page.charsA;
-  const lines = wrapText(ctx, b.value, Math.max(1, Math.floor(perLine / b.size)));
-  if (b.align !== 'left') out.push(...cmd.justify(b.align));
+  const lines = wrapText(ctx, value, Math.max(1, Math.floor(perLine / b.size)));
+  if (align !== 'left') out.push(...cmd.justify(align));
   if (b.font === 'b') out.push(...cmd.font('b'));
   if (b.bold) out.push(...cmd.bold(true));
   if (b.underline) out.push(...cmd.underline(true));
@@ -33,7 +69,7 @@ export function encodeText(ctx: EncodeContext, b: Block<'text'>): void {
   if (b.underline) out.push(...cmd.underline(false));
   if (b.bold) out.push(...cmd.bold(false));
   if (b.font === 'b') out.push(...cmd.font('a'));
-  if (b.align !== 'left') out.push(...cmd.justify('left'));
+  if (align !== 'left') out.push(...cmd.justify('left'));
 }
 
 /** The character a line style is drawn with in this codepage (box drawing where it has it). */
@@ -55,6 +91,9 @@ export function encodeLine(ctx: EncodeContext, b: Block<'line'>): void {
 
 export function encodePair(ctx: EncodeContext, b: Block<'pair'>): void {
   const { out } = ctx;
+  if (isScriptText(ctx, b.left) || isScriptText(ctx, b.right)) {
+    return drawPair(ctx, b.left, b.right, b.bold);
+  }
   const lines = layoutPair(ctx.text.encode(b.left), ctx.text.encode(b.right), ctx.page.charsA);
   if (b.bold) out.push(...cmd.bold(true));
   for (const line of lines) out.text(line).push(cmd.LF);
@@ -70,6 +109,10 @@ export function encodeTable(ctx: EncodeContext, b: Block<'table'>): void {
   const aligns = b.columns.map((c) => c.align);
   if (b.bold) out.push(...cmd.bold(true));
   for (const row of b.rows) {
+    if (row.some((cell) => isScriptText(ctx, cell))) {
+      drawTableRow(ctx, row, widths, aligns, b.bold);
+      continue;
+    }
     const cells = row.map((cell) => ctx.text.encode(cell));
     for (const line of layoutTableRow(cells, widths, aligns)) out.text(line).push(cmd.LF);
   }

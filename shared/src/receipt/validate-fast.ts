@@ -201,7 +201,7 @@ const textBlock = (
 ): Block => ({
   type: 'text',
   value: text(value, L.maxTextLength),
-  align: oneOf(align, ALIGN, 'left'),
+  ...(align === undefined ? {} : { align: oneOf(align, ALIGN, 'left') }),
   bold: bool(bold),
   underline: bool(underline),
   size: int(size, L.minTextSize, L.maxTextSize, 1),

@@ -206,7 +206,6 @@ test('renderReceiptDocument still names the line and column of a value that brea
 const TEXT_DEFAULTS = {
   type: 'text',
   value: '',
-  align: 'left',
   bold: false,
   underline: false,
   size: 1,
