@@ -49,9 +49,9 @@ export function linkHandlers(deps: LinkHandlerDeps): CloudLinkHandlers {
       config.applyPrinterDefaults(welcome.config);
       local.applyConfig(welcome.config);
     },
-    onConfig: (message) => {
-      config.applyPrinterDefaults(message);
-      local.applyConfig(message);
+    onConfig: (cloudConfig) => {
+      config.applyPrinterDefaults(cloudConfig);
+      local.applyConfig(cloudConfig);
     },
     onDispatch: (job) => dispatch(deps, job),
     onCancel: (jobId) => {
