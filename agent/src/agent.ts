@@ -30,6 +30,7 @@ import { CloudLink, type CloudLinkOptions } from './cloud-link/cloud-link.js';
 import { createLogger, type AgentLogger } from './logs/logger.js';
 import { JobQueue, type ResultMessage } from './queue/job-queue.js';
 import type { RenderTarget } from './render/render-job.js';
+import { DEFAULT_LABEL_DPI, DEFAULT_LABEL_SIZE } from '@printwire/shared/label-graphics/label-size';
 import type { DiscoveredPrinter, DiscoveryResult, DiscoverySources } from './discovery/discover.js';
 import {
   DISCOVERY_INTERVAL_MS,
@@ -806,6 +807,7 @@ export class Agent {
       kind,
       language: spec.language,
       paper: spec.language === 'escpos' ? target.paper : spec.paper,
+      ...(spec.language === 'escpos' ? {} : { labelSize: spec.labelSize, dpi: spec.dpi }),
       codepage: target.codepage,
       capabilities,
       status: this.#runner.status(printer.agentPrinterId).status,
@@ -927,6 +929,14 @@ export class Agent {
       profileId: null,
       connection: printer.spec.target.connection,
       kind: printerKind(printer.spec, this.discovered).kind,
+      ...(printer.spec.language === 'escpos'
+        ? {}
+        : {
+            label: {
+              size: printer.spec.labelSize ?? defaults.labelSize ?? DEFAULT_LABEL_SIZE,
+              dpi: printer.spec.dpi ?? defaults.dpi ?? DEFAULT_LABEL_DPI,
+            },
+          }),
     };
   }
 

@@ -7,11 +7,12 @@ import type { Bitmap, GrayImage } from '../receipt/image.js';
 
 export type { Bitmap, GrayImage };
 
-/** Side of the square tiles judged grey or not, in dots. */
-const TILE = 8;
-/** A dot this far from black and white is grey. */
-const GREY_LOW = 48;
-const GREY_HIGH = 207;
+/** Side of the square tiles judged grey or not: 8 dots (a shift of 3). */
+const TILE_SHIFT = 3;
+const TILE = 1 << TILE_SHIFT;
+/** A dot this far from black and white is grey (light tints included). */
+const GREY_LOW = 24;
+const GREY_HIGH = 239;
 /**
  * A tile is dithered when at least half of its dots are grey: a photo or a tint is grey nearly
  * everywhere, the smoothed edges of text and bars only in a thin line.
@@ -47,10 +48,11 @@ function greyTiles(image: GrayImage): { columns: number; grey: Uint8Array } {
   const rows = Math.ceil(height / TILE);
   const counts = new Uint16Array(columns * rows);
   for (let y = 0; y < height; y++) {
-    const row = ((y / TILE) | 0) * columns;
+    const row = (y >> TILE_SHIFT) * columns;
+    const start = y * width;
     for (let x = 0; x < width; x++) {
-      const v = pixels[y * width + x]!;
-      if (v >= GREY_LOW && v <= GREY_HIGH) counts[row + ((x / TILE) | 0)]!++;
+      const v = pixels[start + x]!;
+      if (v >= GREY_LOW && v <= GREY_HIGH) counts[row + (x >> TILE_SHIFT)]!++;
     }
   }
   const grey = new Uint8Array(columns * rows);
@@ -69,25 +71,29 @@ function greyTiles(image: GrayImage): { columns: number; grey: Uint8Array } {
  * beside a photo keeps its bar widths).
  */
 export function labelBitmap(image: GrayImage): Bitmap {
-  const { width, height } = image;
+  const { width, height, pixels } = image;
   const rowBytes = (width + 7) >> 3;
   const data = new Uint8Array(rowBytes * height);
   const { columns, grey } = greyTiles(image);
   const dithered = (x: number, y: number): boolean =>
-    grey[((y / TILE) | 0) * columns + ((x / TILE) | 0)] === 1;
-  // Error carried to the next two rows only: two rows of floats, not the whole page.
+    grey[(y >> TILE_SHIFT) * columns + (x >> TILE_SHIFT)] === 1;
+  // Error carried to the next row only: two rows of floats, not the whole page.
   let current = new Float32Array(width + 2);
   let next = new Float32Array(width + 2);
   for (let y = 0; y < height; y++) {
+    const start = y * width;
+    const out = y * rowBytes;
+    const tileRow = (y >> TILE_SHIFT) * columns;
+    const sharpRow = !grey.subarray(tileRow, tileRow + columns).includes(1);
     for (let x = 0; x < width; x++) {
-      const v = image.pixels[y * width + x]!;
-      if (!dithered(x, y)) {
-        if (v < 128) data[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+      const v = pixels[start + x]!;
+      if (sharpRow || grey[tileRow + (x >> TILE_SHIFT)] !== 1) {
+        if (v < 128) data[out + (x >> 3)]! |= 0x80 >> (x & 7);
         continue;
       }
       const level = v + current[x + 1]!;
       const black = level < 128;
-      if (black) data[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+      if (black) data[out + (x >> 3)]! |= 0x80 >> (x & 7);
       const e = level - (black ? 0 : 255);
       if (x + 1 < width && dithered(x + 1, y)) current[x + 2]! += (e * 7) / 16;
       if (y + 1 < height) {
