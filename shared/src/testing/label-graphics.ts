@@ -150,3 +150,33 @@ export function pdftoppmPage(pdf: Buffer, dpi: number, page = 1): GrayImage | nu
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The share of `block` × `block` dot squares whose darkness (the share of black dots in
+ * `bitmap`, the mean grey in `reference`) differs by more than `tolerance` (0 to 1). Dithering
+ * keeps a square's darkness, so a dithered tint matches the grey it stands for.
+ */
+export function differingBlocks(
+  bitmap: Bitmap,
+  reference: GrayImage,
+  block = 4,
+  tolerance = 0.35,
+): number {
+  let blocks = 0;
+  let differ = 0;
+  for (let by = 0; by + block <= reference.height; by += block) {
+    for (let bx = 0; bx + block <= reference.width; bx += block) {
+      let ours = 0;
+      let theirs = 0;
+      for (let y = by; y < by + block; y++) {
+        for (let x = bx; x < bx + block; x++) {
+          if (y < bitmap.height && x < bitmap.width && isBlack(bitmap, x, y)) ours++;
+          theirs += 1 - reference.pixels[y * reference.width + x]! / 255;
+        }
+      }
+      blocks++;
+      if (Math.abs(ours - theirs) / (block * block) > tolerance) differ++;
+    }
+  }
+  return differ / blocks;
+}
