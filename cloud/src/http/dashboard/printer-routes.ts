@@ -1,6 +1,6 @@
 /**
  * Printers in the dashboard: the organization's printers with their device, one printer, a change
- * of alias, default printer and per-printer defaults (paper, codepage, cut) that reaches the
+ * of alias, default printer and per-printer defaults (paper or label size, dpi, codepage, cut) that reaches the
  * printer's agent at once in its `config`, and a test page by the printer's kind. Also the
  * Overview's counts: printers by status and today's jobs by state, with the last failures.
  */
@@ -8,6 +8,11 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { CODEPAGES } from '@printwire/shared/codepage/index';
+import {
+  LABEL_DPIS,
+  labelSizeProblem,
+  parseLabelSize,
+} from '@printwire/shared/label-graphics/label-size';
 import type { AccountService } from '../../accounts/service.js';
 import type { ConfigNotifier } from '../../services/agent-config.js';
 import type { JobService } from '../../services/jobs.js';
@@ -34,10 +39,24 @@ const common = {
 
 const PAPERS = ['58mm', '80mm'] as const;
 const CUTS = ['full', 'partial', 'none'] as const;
+const dpiSchema = z
+  .union(LABEL_DPIS.map((d) => z.literal(d)))
+  .describe('label printers: dots per inch, 203 (8 dots/mm), 300 or 600');
+/** A receipt printer's paper width, or a label printer's label: `4x6in`, `100x150mm`. */
+const paperSchema = z
+  .string()
+  .refine((v) => (PAPERS as readonly string[]).includes(v) || labelSizeProblem(v) === null, {
+    error: (issue) =>
+      `58mm or 80mm for a receipt printer, a label size for a label printer (${labelSizeProblem(String(issue.input))})`,
+  })
+  .describe(
+    'receipt printers: 58mm or 80mm; label printers: the label, WIDTHxHEIGHT in mm or in (4x6in, 100x150mm)',
+  );
 
 export const printerDefaultsSchema = z
   .object({
-    paper: z.enum(PAPERS).nullable(),
+    paper: paperSchema.nullable(),
+    dpi: dpiSchema.nullable(),
     codepage: z.enum(CODEPAGES).nullable(),
     cut: z.enum(CUTS).nullable(),
   })
@@ -76,7 +95,8 @@ export const patchPrinterBody = z.strictObject({
     .describe('true: the organization’s default printer (the others stop being it)'),
   defaults: z
     .strictObject({
-      paper: z.enum(PAPERS).nullable().optional(),
+      paper: paperSchema.nullable().optional(),
+      dpi: dpiSchema.nullable().optional(),
       codepage: z.enum(CODEPAGES).nullable().optional(),
       cut: z.enum(CUTS).nullable().optional(),
     })
@@ -151,7 +171,7 @@ export const printerOperations = {
     method: 'patch',
     path: '/orgs/{orgId}/printers/{id}',
     summary: 'Change a printer’s alias, make it the default, set its defaults',
-    description: `The agent receives the new defaults at once in its \`config\` (paper, codepage and cut apply to the next job; a codepage given in the printer's URI on the agent wins). Sandbox printers cannot be changed (409). ${NOTE}`,
+    description: `The agent receives the new defaults at once in its \`config\` (paper, dpi, codepage and cut apply to the next job; a paper, dpi or codepage given in the printer's URI on the agent wins). A label printer's paper is its label size (4x6in, 100x150mm), on which pdf, image and html jobs are drawn at its dpi. Sandbox printers cannot be changed (409). ${NOTE}`,
     tag: TAG,
     auth: 'any',
     params: idParams,
@@ -321,7 +341,16 @@ export function printerRoutes(deps: {
     if (existing.sandbox) {
       throw new PrintwireError('CONFLICT', `printer ${id} is a sandbox printer: it cannot change`);
     }
-    const printer = await store.inventory.updatePrinterSettings(orgId, id, body);
+    checkPaperFits(existing, body.defaults ?? {});
+    const paper = body.defaults?.paper;
+    const defaults =
+      paper && existing.kind === 'label'
+        ? { ...body.defaults, paper: parseLabelSize(paper).text }
+        : body.defaults;
+    const printer = await store.inventory.updatePrinterSettings(orgId, id, {
+      ...body,
+      ...(defaults ? { defaults } : {}),
+    });
     if (!printer) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
     // The defaults (and a default printer) reach the organization's agents now.
     await agents.changed(orgId);
@@ -343,6 +372,31 @@ export function printerRoutes(deps: {
   return router;
 }
 
+/** A label printer takes a label size and a dpi, a receipt printer 58mm or 80mm and no dpi. */
+function checkPaperFits(
+  printer: Printer,
+  defaults: { paper?: string | null; dpi?: number | null },
+) {
+  const label = printer.kind === 'label';
+  const refuse = (path: string, message: string) =>
+    new PrintwireError('VALIDATION_FAILED', message, { details: [{ path, message }] });
+  if (defaults.paper) {
+    const isLabelSize = labelSizeProblem(defaults.paper) === null;
+    if (label && !isLabelSize) {
+      throw refuse(
+        'defaults.paper',
+        `a label printer's paper is its label size (4x6in, 100x150mm)`,
+      );
+    }
+    if (!label && isLabelSize) {
+      throw refuse('defaults.paper', `a ${printer.kind} printer's paper is 58mm or 80mm`);
+    }
+  }
+  if (!label && defaults.dpi) {
+    throw refuse('defaults.dpi', 'dpi applies to label printers only');
+  }
+}
+
 export function presentDashboardPrinter(
   p: Printer,
   device: Device | undefined,
@@ -351,7 +405,8 @@ export function presentDashboardPrinter(
     ...presentPrinter(p),
     sandbox: p.sandbox,
     defaults: {
-      paper: (p.settings.paper as '58mm' | '80mm' | undefined) ?? null,
+      paper: p.settings.paper ?? null,
+      dpi: (p.settings.dpi as (typeof LABEL_DPIS)[number] | undefined) ?? null,
       codepage: (p.settings.codepage as (typeof CODEPAGES)[number] | undefined) ?? null,
       cut: p.settings.cut ?? null,
     },
