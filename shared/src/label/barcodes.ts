@@ -5,6 +5,7 @@
  * (ZPL ^BY, EPL narrow/wide), wide elements at the printer's ratio, 2D modules as squares.
  */
 import bwipjs from 'bwip-js';
+import QRCode from 'qrcode';
 import { Bitmap, fillPolygons } from './bitmap.js';
 
 /** Symbologies whose elements are narrow or wide (the ratio applies), rather than 1-4 modules. */
@@ -40,12 +41,49 @@ type RawMatrix = { pixs: number[]; pixx: number; pixy: number };
 /** Why bwip-js refused the data, as one line (its messages start with the symbology's name). */
 export class BarcodeDataError extends Error {}
 
+/**
+ * Encoded symbols by symbology, data and options: a ^PQ batch, a zoomed preview or a template's
+ * labels encode the same data again (bwip-js's PostScript emulation takes milliseconds for the 2D
+ * symbologies). Bounded; the oldest entry goes first.
+ */
+const symbolCache = new Map<string, unknown[]>();
+const SYMBOL_CACHE_SIZE = 256;
+
 function raw(bcid: string, text: string, options: Record<string, unknown>): unknown[] {
+  const key = `${bcid}\u0000${text}\u0000${JSON.stringify(options)}`;
+  const cached = symbolCache.get(key);
+  if (cached) return cached;
+  let symbol: unknown[];
   try {
-    return bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]);
+    symbol = bwipjs.raw({ bcid, text, ...options } as Parameters<typeof bwipjs.raw>[0]);
   } catch (error) {
     throw new BarcodeDataError(String((error as Error).message ?? error).split('\n')[0]);
   }
+  if (symbolCache.size >= SYMBOL_CACHE_SIZE) symbolCache.delete(symbolCache.keys().next().value!);
+  symbolCache.set(key, symbol);
+  return symbol;
+}
+
+/**
+ * A QR code from the `qrcode` package (the one the receipt printer uses; far faster than bwip-js's
+ * for this symbology), modules `module` dots square, no quiet zone (the paper around is the quiet
+ * zone, as printed). `byteMode` forces byte mode (ZPL's manual B mode), else segments are chosen
+ * automatically (numeric, alphanumeric, byte) as the printer's automatic mode does.
+ */
+export function drawQr(text: string, ecc: string, module: number, byteMode = false): Bitmap {
+  let modules: { size: number; data: Uint8Array };
+  try {
+    const level = (['L', 'M', 'Q', 'H'].includes(ecc) ? ecc : 'Q') as 'L' | 'M' | 'Q' | 'H';
+    const input = byteMode ? [{ data: Buffer.from(text, 'utf8'), mode: 'byte' as const }] : text;
+    modules = QRCode.create(input, { errorCorrectionLevel: level }).modules;
+  } catch (error) {
+    throw new BarcodeDataError(`qrcode: ${(error as Error).message}`);
+  }
+  return drawMatrix(
+    { pixs: Array.from(modules.data), pixx: modules.size, pixy: modules.size },
+    module,
+    module,
+  );
 }
 
 /** Draws a linear symbol upright: bars `height` dots tall (stacked rows share it by their heights). */

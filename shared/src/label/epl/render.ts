@@ -6,7 +6,13 @@
  */
 import iconv from 'iconv-lite';
 import { Bitmap, rotatePoint, type Orientation } from '../bitmap.js';
-import { BarcodeDataError, drawLinear, drawMatrixSymbol, drawMaxicode } from '../barcodes.js';
+import {
+  BarcodeDataError,
+  drawLinear,
+  drawMatrixSymbol,
+  drawMaxicode,
+  drawQr,
+} from '../barcodes.js';
 import { drawCellFont, type CellFont } from '../fonts.js';
 import { gs1CheckDigit, withInterpretation } from '../interpretation.js';
 import { drawBox } from '../shapes.js';
@@ -344,13 +350,7 @@ export function drawEplLabel(
         const opt = (letter: string) => opts.find((o) => o[0]?.toLowerCase() === letter)?.slice(1);
         try {
           let bitmap: Bitmap;
-          if (type === 'Q')
-            bitmap = drawMatrixSymbol(
-              'qrcode',
-              data,
-              { eclevel: (opt('e') ?? 'M').toUpperCase() },
-              n(opt('s'), 3),
-            );
+          if (type === 'Q') bitmap = drawQr(data, (opt('e') ?? 'M').toUpperCase(), n(opt('s'), 3));
           else if (type === 'D') bitmap = drawMatrixSymbol('datamatrix', data, {}, n(opt('s'), 4));
           else if (type === 'A') bitmap = drawMatrixSymbol('azteccode', data, {}, n(opt('s'), 4));
           else if (type === 'P')

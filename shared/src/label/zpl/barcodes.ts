@@ -3,7 +3,7 @@
  * parameters and field data turned into bwip-js's symbology and options, drawn upright.
  */
 import type { Bitmap } from '../bitmap.js';
-import { drawLinear, drawMatrixSymbol, drawMaxicode } from '../barcodes.js';
+import { drawLinear, drawMatrixSymbol, drawMaxicode, drawQr } from '../barcodes.js';
 import { gs1CheckDigit, upcaToUpce, withInterpretation } from '../interpretation.js';
 
 export interface BarcodeDefaults {
@@ -171,8 +171,10 @@ export function drawZplBarcode(
       const m = /^([HQML])?([AM])?,(.*)$/s.exec(data);
       const ecc = m?.[1] ?? (p[3] || 'Q');
       let text = m ? m[3]! : data;
-      if (m?.[2] === 'M') text = text.replace(/^(B\d{4}|[NAK])/, '');
-      const bitmap = drawMatrixSymbol('qrcode', text, { eclevel: ecc }, mag);
+      const manual = m?.[2] === 'M';
+      const byteMode = manual && /^B\d{4}/.test(text);
+      if (manual) text = text.replace(/^(B\d{4}|[NAK])/, '');
+      const bitmap = drawQr(text, ecc, mag, byteMode);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'BX': {
