@@ -198,7 +198,7 @@ function bitmapCell(source: BitmapFont, code: number, w: number, h: number): Bit
           all++;
         }
       }
-      if (on * 3 >= all) cell.set(x, y);
+      if (on * 4 >= all) cell.set(x, y);
     }
   }
   if (cellCache.size > 20_000) cellCache.clear();

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
+import { encodePng1Bit } from '../escpos/png.js';
 
 export interface Dots {
   width: number;
@@ -86,4 +87,24 @@ export function ocr(png: Buffer): string {
     const r = spawnSync('tesseract', [file, '-', '--psm', '6'], { encoding: 'utf8' });
     return r.stdout;
   });
+}
+
+/** A rectangle of the label as a PNG of its own (with a white margin), to read one field alone. */
+export function cropPng(
+  png: Buffer,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  margin = 20,
+): Buffer {
+  const d = readPng(png);
+  const out = new Uint8Array((w + 2 * margin) * (h + 2 * margin));
+  for (let row = 0; row < h; row++) {
+    for (let col = 0; col < w; col++) {
+      out[(row + margin) * (w + 2 * margin) + col + margin] =
+        d.data[(y + row) * d.width + x + col] ?? 0;
+    }
+  }
+  return encodePng1Bit(out, w + 2 * margin, h + 2 * margin);
 }

@@ -313,7 +313,12 @@ export function drawEplLabel(
           Math.max(1, n(a[4], 1)),
           Math.max(1, n(a[5], 1)),
         );
-        place(text.bitmap, n(a[0]), n(a[1]), n(a[2]), (a[6] ?? 'N').toUpperCase() === 'R');
+        // Reverse (R): white characters on a black box the size of the text.
+        if ((a[6] ?? 'N').toUpperCase() === 'R') {
+          const d = text.bitmap.data;
+          for (let i = 0; i < d.length; i++) d[i] = d[i] ? 0 : 1;
+        }
+        place(text.bitmap, n(a[0]), n(a[1]), n(a[2]));
         break;
       }
       case 'B': {

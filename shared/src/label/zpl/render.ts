@@ -101,7 +101,7 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
     y: field?.y ?? 0,
     positioned: false,
     baseline: false,
-    reverse: false,
+    reverse: reverseAll,
     kind: { type: 'text' },
     orientation: fw,
     charset: zplCharset(ci),
@@ -164,7 +164,7 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         current().hex = params[0] ?? '_';
         break;
       case '^FR':
-        current().reverse = true;
+        current().reverse = !reverseAll;
         break;
       case '^FN': {
         const n = Number(p[0]);
@@ -334,7 +334,7 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   for (const f of fields) {
     if (!f.positioned) continue;
     const data = f.fn !== undefined ? (values.get(f.fn) ?? f.data) : f.data;
-    drawField(label, f, data, copy, ctx, defaultFont, reverseAll, warnings, skipped);
+    drawField(label, f, data, copy, ctx, defaultFont, warnings, skipped);
   }
   let out = label;
   if (mirror) out = mirrored(out);
@@ -372,11 +372,10 @@ function drawField(
   copy: number,
   ctx: ZplDrawContext,
   defaultFont: FontRequest,
-  reverseAll: boolean,
   warnings: string[],
   skipped: string[],
 ): void {
-  const reverse = f.reverse !== reverseAll;
+  const reverse = f.reverse;
   let upright: Bitmap;
   let anchorY: number; // the ^FT anchor's row in the upright bitmap
   let orientation = f.orientation;
