@@ -38,6 +38,7 @@ describe('labels as pictures on the job page', () => {
   let page: Page;
   let orgPath = '';
   let jobId = '';
+  let templateId = '';
   const problems: string[][] = [];
 
   before(async () => {
@@ -67,6 +68,10 @@ describe('labels as pictures on the job page', () => {
       key.key as string,
     );
     jobId = job.id as string;
+    const template = await call(`/orgs/${opened.orgId}/templates/from-gallery`, {
+      galleryId: 'label-shipping-4x6',
+    });
+    templateId = template.id as string;
   });
   after(async () => {
     await world?.stop();
@@ -93,6 +98,27 @@ describe('labels as pictures on the job page', () => {
     assert.equal(await zoom.getAttribute('aria-pressed'), 'true');
     assert.equal(Math.round((await first.boundingBox())!.width), 406, 'real size: one dot a pixel');
     await assertAccessible(page, 'job page with labels');
+  });
+
+  test('the template editor shows a ZPL template as its label, the commands beside it', async () => {
+    await page.goto(`${orgPath}/templates/${templateId}`);
+    const label = page.getByRole('img', { name: 'Label 1 of the preview' });
+    await label.waitFor();
+    const natural = await label.evaluate(
+      (img) => (img as unknown as { naturalWidth: number }).naturalWidth,
+    );
+    assert.equal(natural, 812, 'a 4 × 6 in label at 203 dpi');
+    await page
+      .getByRole('list', { name: 'Commands the printer receives' })
+      .getByText('^XA')
+      .first()
+      .waitFor();
+    await page.getByText('Every command was drawn.').waitFor();
+    await assertAccessible(page, 'template editor with a label');
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/template-label-en-1280.png` });
+    }
   });
 
   test('in three languages, at 1280 and 375 px, the labels fit the page', async () => {

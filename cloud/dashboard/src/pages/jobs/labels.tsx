@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../i18n';
 import { Button } from '../../ui';
+import './labels.css';
 
 export function LabelPictures({
   labels,
@@ -40,7 +41,13 @@ export function LabelPictures({
         <ol className="label-list">
           {labels.map((src, i) => (
             <li key={i}>
-              <div className={real ? 'preview-frame real' : 'preview-frame'}>
+              {/* Focusable: a tall label scrolls in its frame, and the keyboard must reach it. */}
+              <div
+                className={real ? 'preview-frame real' : 'preview-frame'}
+                role="group"
+                aria-label={alt(i + 1)}
+                tabIndex={0}
+              >
                 <img src={src} alt={alt(i + 1)} />
               </div>
               <span className="hint">
