@@ -40,7 +40,8 @@ Usage:
 
 Every command takes --data-dir DIR (default: PRINTWIRE_AGENT_DATA_DIR, else the per-user
 application data folder). Printer URIs: tcp://HOST[:PORT], serial:PATH?baud=N,
-usb://VID:PID[/SERIAL], system:QUEUE, each with ?name=&alias=&paper=58mm|80mm&codepage=&lang=.
+usb://VID:PID[/SERIAL], system:QUEUE, each with ?name=&alias=&paper=58mm|80mm&codepage=&lang=
+(lang=zpl|epl label printers: paper=4x6in|100x150mm, the label, and dpi=203|300|600).
 \`printers\` also lists the USB printers, serial ports and system queues found on this computer
 (--json lists only the configured printers unless --discover is given). The agent uses and
 reports the USB printers and system queues it finds beside the configured ones, looking again
@@ -145,7 +146,7 @@ async function printers(values: Values, dataDir: string): Promise<void> {
     alias: p.spec.alias,
     uri: p.spec.uri,
     language: p.spec.language,
-    paper: p.spec.paper,
+    paper: p.spec.labelSize ?? p.spec.paper,
   }));
   // `--json` alone stays the list of configured printers (scripts read it).
   if (values.json && !values.discover) return print(list, true, () => '');

@@ -13,3 +13,12 @@ export * from './escpos/index.js';
 export * from './template/index.js';
 export * from './gallery/index.js';
 export * from './ids/index.js';
+export {
+  countLabels,
+  detectLabelLanguage,
+  renderLabel,
+  renderLabelToPng,
+  type LabelLanguage,
+  type LabelRenderOptions,
+  type RenderedLabel,
+} from './label/index.js';

@@ -18,6 +18,8 @@ export const TOKEN_FILE = 'device-token';
 
 const printerDefaultsSchema = z.object({
   paper: z.enum(['58mm', '80mm']).optional(),
+  labelSize: z.string().optional(),
+  dpi: z.union([z.literal(203), z.literal(300), z.literal(600)]).optional(),
   codepage: z.string().optional(),
   cut: z.enum(['full', 'partial', 'none']).optional(),
 });

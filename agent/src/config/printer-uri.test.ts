@@ -98,6 +98,19 @@ describe('printer URIs', () => {
     rejects('tcp://zebra?lang=pcl', /lang must be escpos, zpl or epl/);
   });
 
+  test("a label printer's paper is its label size, with its dpi", () => {
+    const spec = parsePrinterUri('tcp://zebra?lang=zpl&paper=4X6in&dpi=300');
+    assert.deepEqual([spec.labelSize, spec.dpi, spec.paper], ['4x6in', 300, null]);
+    assert.equal(spec.uri, 'tcp://zebra:9100?paper=4x6in&dpi=300&lang=zpl');
+    const plain = parsePrinterUri('usb://0a5f:00d3?lang=epl');
+    assert.deepEqual([plain.labelSize, plain.dpi], [null, null]);
+    assert.equal(parsePrinterUri('tcp://h?lang=epl&paper=100x150mm').labelSize, '100x150mm');
+    rejects('tcp://h?lang=zpl&paper=80mm', /paper of a zpl printer: a label size is WIDTHxHEIGHT/);
+    rejects('tcp://h?lang=zpl&dpi=200', /dpi must be 203, 300 or 600/);
+    rejects('tcp://h?paper=4x6in', /a label size needs lang=zpl or lang=epl/);
+    rejects('tcp://h?dpi=203', /dpi applies to zpl and epl printers only/);
+  });
+
   test('bad options are named', () => {
     rejects('tcp://h?papr=58mm', /unknown option 'papr'/);
     rejects('tcp://h?paper=100mm', /paper must be 58mm or 80mm/);

@@ -1,4 +1,10 @@
 import { PrintwireError } from '@printwire/shared/errors/index';
+import {
+  isLabelDpi,
+  labelSizeProblem,
+  parseLabelSize,
+  type LabelDpi,
+} from '@printwire/shared/label-graphics/label-size';
 
 /** The six codepages of the spec; the receipt engine knows their `ESC t` numbers. */
 export const PRINTER_CODEPAGES = [
@@ -22,7 +28,12 @@ export interface PrinterSpec {
   target: PrinterTarget;
   name: string;
   alias: string | null;
+  /** A receipt printer's paper (`paper=58mm|80mm`). */
   paper: '58mm' | '80mm' | null;
+  /** A ZPL or EPL printer's label (`paper=4x6in`, `paper=100x150mm`), lower case. */
+  labelSize: string | null;
+  /** A ZPL or EPL printer's resolution (`dpi=203|300|600`). */
+  dpi: LabelDpi | null;
   codepage: PrinterCodepage | null;
   language: 'escpos' | 'zpl' | 'epl';
   /** The URI written back in its canonical form (scheme lower case, default port shown). */
@@ -36,7 +47,7 @@ export const DEFAULT_TCP_PORT = 9100;
 /** The serial speed used when `baud` is not given. */
 export const DEFAULT_BAUD = 9600;
 
-const QUERY_KEYS = new Set(['name', 'alias', 'paper', 'codepage', 'lang', 'baud', 'flow']);
+const QUERY_KEYS = new Set(['name', 'alias', 'paper', 'dpi', 'codepage', 'lang', 'baud', 'flow']);
 const FLOW_CONTROLS = ['none', 'rtscts', 'xonxoff'] as const;
 const MAX_URI_CHARS = 1024;
 
@@ -160,10 +171,42 @@ function defaultName(target: PrinterTarget): string {
   }
 }
 
+/** `paper` and `dpi`: a receipt printer's paper width, or a label printer's label and dots. */
+function parsePaper(
+  uri: string,
+  lang: 'escpos' | 'zpl' | 'epl',
+  query: Map<string, string>,
+): Pick<PrinterSpec, 'paper' | 'labelSize' | 'dpi'> {
+  const paper = query.get('paper');
+  const dpiText = query.get('dpi');
+  if (lang === 'escpos') {
+    if (dpiText !== undefined) throw invalid(uri, 'dpi applies to zpl and epl printers only');
+    if (paper !== undefined && paper !== '58mm' && paper !== '80mm') {
+      throw invalid(
+        uri,
+        `paper must be 58mm or 80mm, got '${paper}' (a label size needs lang=zpl or lang=epl)`,
+      );
+    }
+    return { paper: paper ?? null, labelSize: null, dpi: null };
+  }
+  const problem = paper === undefined ? null : labelSizeProblem(paper);
+  if (problem) throw invalid(uri, `paper of a ${lang} printer: ${problem}`);
+  const dpi = dpiText === undefined ? null : Number(dpiText);
+  if (dpi !== null && !isLabelDpi(dpi)) {
+    throw invalid(uri, `dpi must be 203, 300 or 600, got '${dpiText}'`);
+  }
+  return {
+    paper: null,
+    labelSize: paper === undefined ? null : parseLabelSize(paper).text,
+    dpi,
+  };
+}
+
 /**
  * Parses a printer URI: `tcp://HOST[:PORT]`, `serial:PATH?baud=N&flow=none|rtscts|xonxoff`, `usb://VID:PID[/SERIAL]` or
- * `system:QUEUE`, each with the options `name`, `alias`, `paper` (58mm|80mm), `codepage` and
- * `lang` (escpos|zpl|epl, default escpos). Values are percent-decoded. Throws
+ * `system:QUEUE`, each with the options `name`, `alias`, `paper` (58mm|80mm; for a ZPL or EPL
+ * printer its label, `4x6in` or `100x150mm`), `dpi` (203|300|600, label printers), `codepage`
+ * and `lang` (escpos|zpl|epl, default escpos). Values are percent-decoded. Throws
  * `PrintwireError('VALIDATION_FAILED')` naming what is wrong.
  */
 export function parsePrinterUri(uri: string): PrinterSpec {
@@ -196,10 +239,6 @@ export function parsePrinterUri(uri: string): PrinterSpec {
       throw invalid(uri, `${key} applies to serial printers only`);
     }
   }
-  const paper = query.get('paper');
-  if (paper !== undefined && paper !== '58mm' && paper !== '80mm') {
-    throw invalid(uri, `paper must be 58mm or 80mm, got '${paper}'`);
-  }
   const codepageText = query.get('codepage');
   const codepage = PRINTER_CODEPAGES.find((c) => c === codepageText?.toUpperCase()) ?? null;
   if (codepageText !== undefined && codepage === null) {
@@ -209,6 +248,7 @@ export function parsePrinterUri(uri: string): PrinterSpec {
   if (lang !== 'escpos' && lang !== 'zpl' && lang !== 'epl') {
     throw invalid(uri, `lang must be escpos, zpl or epl, got '${lang}'`);
   }
+  const { paper, labelSize, dpi } = parsePaper(uri, lang, query);
   const name = query.get('name') || defaultName(target);
   const alias = query.get('alias') || null;
   const connectionKey = canonical(target);
@@ -217,8 +257,9 @@ export function parsePrinterUri(uri: string): PrinterSpec {
     options.set('baud', String(target.baud));
     if (target.flow) options.set('flow', target.flow);
   }
-  for (const key of ['name', 'alias', 'paper', 'codepage', 'lang'] as const) {
-    const value = key === 'codepage' ? codepage : query.get(key);
+  for (const key of ['name', 'alias', 'paper', 'dpi', 'codepage', 'lang'] as const) {
+    const value =
+      key === 'codepage' ? codepage : key === 'paper' ? (labelSize ?? paper) : query.get(key);
     if (value) options.set(key, value);
   }
   const optionText = options.toString();
@@ -230,7 +271,9 @@ export function parsePrinterUri(uri: string): PrinterSpec {
     target,
     name,
     alias,
-    paper: paper ?? null,
+    paper,
+    labelSize,
+    dpi,
     codepage,
     language: lang,
     uri: canonicalUri,

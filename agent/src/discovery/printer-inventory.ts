@@ -7,6 +7,7 @@ import { configuredPrinters, type ConfiguredPrinter } from '../config/config-sto
 import type { LiveConfig } from '../config/live-config.js';
 import type { AgentLogger } from '../logs/logger.js';
 import type { RenderTarget } from '../render/render-job.js';
+import { DEFAULT_LABEL_DPI, DEFAULT_LABEL_SIZE } from '@printwire/shared/label-graphics/label-size';
 import type { DiscoveredPrinter, DiscoveryResult } from './discover.js';
 import { autoPrinters, printerKind } from './printer-kind.js';
 
@@ -96,6 +97,14 @@ export class PrinterInventory {
       profileId: null,
       connection: printer.spec.target.connection,
       kind: printerKind(printer.spec, this.#discovered).kind,
+      ...(printer.spec.language === 'escpos'
+        ? {}
+        : {
+            label: {
+              size: printer.spec.labelSize ?? defaults.labelSize ?? DEFAULT_LABEL_SIZE,
+              dpi: printer.spec.dpi ?? defaults.dpi ?? DEFAULT_LABEL_DPI,
+            },
+          }),
     };
   }
 
@@ -112,6 +121,7 @@ export class PrinterInventory {
       kind,
       language: spec.language,
       paper: spec.language === 'escpos' ? target.paper : spec.paper,
+      ...(spec.language === 'escpos' ? {} : { labelSize: spec.labelSize, dpi: spec.dpi }),
       codepage: target.codepage,
       capabilities,
       status: this.#deps.status(printer.agentPrinterId),

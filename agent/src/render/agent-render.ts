@@ -65,6 +65,7 @@ export class AgentRenderer {
           language: target.language,
           paper: target.paper,
           cut: target.cut,
+          ...(target.label ? { label: target.label } : {}),
         },
         { html: await this.#htmlRenderer(), production: this.#production },
       );

@@ -210,12 +210,18 @@ export class HtmlRenderer {
   /**
    * The HTML as PDF: `@page { size; margin }` decide the paper (`preferCSSPageSize`). A page
    * without `@page size` gets `defaultSize` (default A4), or with `widthMm` (receipt printers:
-   * the paper width) one page that wide and as long as the content. Backgrounds print. Throws
+   * the paper width) one page that wide and as long as the content, or with `pageMm` (label
+   * printers: the label) pages of that size without margins. Backgrounds print. Throws
    * NO_BROWSER when no browser is found, RENDER_FAILED when the page cannot be rendered in time.
    */
   async renderToPdf(
     html: string,
-    options: { defaultSize?: 'A4' | 'Letter' | 'A5'; widthMm?: number; production?: boolean } = {},
+    options: {
+      defaultSize?: 'A4' | 'Letter' | 'A5';
+      widthMm?: number;
+      pageMm?: { width: number; height: number };
+      production?: boolean;
+    } = {},
   ): Promise<Buffer> {
     const production = options.production ?? this.#options.production ?? false;
     const { browser } = await this.#launch();
@@ -231,8 +237,9 @@ export class HtmlRenderer {
         void (allowed ? request.continue() : request.abort('accessdenied'));
       });
       await page.emulateMediaType('print');
-      if (options.widthMm) {
-        await page.setViewport({ width: Math.round((options.widthMm * 96) / 25.4), height: 100 });
+      const viewportMm = options.widthMm ?? options.pageMm?.width;
+      if (viewportMm) {
+        await page.setViewport({ width: Math.round((viewportMm * 96) / 25.4), height: 100 });
       }
       await page.setContent(html, { waitUntil: 'load', timeout });
       let size: { format: 'A4' | 'Letter' | 'A5' } | { width: string; height: string } = {
@@ -241,12 +248,15 @@ export class HtmlRenderer {
       if (options.widthMm) {
         const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
         size = { width: `${options.widthMm}mm`, height: `${Math.max(1, height)}px` };
+      } else if (options.pageMm) {
+        size = { width: `${options.pageMm.width}mm`, height: `${options.pageMm.height}mm` };
       }
+      const bare = options.widthMm !== undefined || options.pageMm !== undefined;
       const pdf = await page.pdf({
         preferCSSPageSize: true,
         printBackground: true,
         ...size,
-        ...(options.widthMm ? { margin: { top: 0, right: 0, bottom: 0, left: 0 } } : {}),
+        ...(bare ? { margin: { top: 0, right: 0, bottom: 0, left: 0 } } : {}),
         timeout,
       });
       return Buffer.from(pdf);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { interpretEscpos } from '@printwire/shared/escpos/index';
+import { eplLabels, isBlack, zplLabels } from '@printwire/shared/testing/label-graphics';
 import { cupsQueueForTests, type CupsTestQueue } from '../../../test/cups.js';
 import { parsePrinterUri } from '../config/printer-uri.js';
 import { Downloader } from '../download/downloader.js';
@@ -157,15 +158,32 @@ describe('pdf, image and html jobs end to end', () => {
     );
   });
 
-  test('documents on a label printer fail with UNSUPPORTED_JOB', async () => {
-    await assert.rejects(
-      renderMediaJob(
-        { type: 'pdf', encoding: 'base64', content: PDF.toString('base64'), options: {} },
-        { ...THERMAL, language: 'zpl' },
-        { html: new HtmlRenderer(), production: false },
-      ),
-      (e: unknown) => e instanceof PrintwireError && e.code === 'UNSUPPORTED_JOB',
+  test('a PDF on a ZPL printer without a label size is a 4 × 6 in label at 203 dpi', async () => {
+    const bytes = await renderMediaJob(
+      { type: 'pdf', encoding: 'base64', content: PDF.toString('base64'), options: { copies: 2 } },
+      { ...THERMAL, language: 'zpl' },
+      { html: html ?? new HtmlRenderer(), production: false },
     );
+    const [label, more] = zplLabels(bytes);
+    assert.equal(more, undefined);
+    assert.deepEqual([label!.width, label!.height, label!.copies], [812, 1218, 2]);
+  });
+
+  test('an HTML job on a label printer is laid out on the label by the browser', async (t) => {
+    if (!html) return t.skip(browserSkip);
+    const page =
+      '<body style="margin:0"><div style="width:50mm;height:25mm;background:#000"></div></body>';
+    const bytes = await renderMediaJob(
+      { type: 'html', encoding: 'utf8', content: page, options: {} },
+      { ...THERMAL, language: 'epl', label: { size: '50x25mm', dpi: 203 } },
+      { html, production: false },
+    );
+    const labels = eplLabels(bytes);
+    assert.equal(labels.length, 1, 'one page of the label size, one label');
+    const [label] = labels;
+    assert.deepEqual([label!.width, label!.height], [400, 200]);
+    // The box fills the page: black from corner to corner.
+    assert.ok(isBlack(label!.bitmap, 3, 3) && isBlack(label!.bitmap, 396, 196));
   });
 
   test('a URL over 2 MB fails the job with DOWNLOAD_TOO_LARGE', async () => {

@@ -4,6 +4,12 @@ import type { Downloader } from '../download/downloader.js';
 import type { HtmlRenderer } from './html.js';
 import { renderImageForThermal } from './image.js';
 import { renderPdfForThermal } from './pdf.js';
+import { parseLabelSize } from '@printwire/shared/label-graphics/label-size';
+import {
+  DEFAULT_LABEL_DPI,
+  DEFAULT_LABEL_SIZE,
+  type LabelDpi,
+} from '@printwire/shared/label-graphics/label-size';
 
 type MediaJob = Pick<QueuedJob, 'type' | 'encoding' | 'content' | 'options'>;
 
@@ -15,7 +21,12 @@ export interface MediaPrinter {
   paper: '58mm' | '80mm';
   /** The printer's default cut, or null for `full`. */
   cut: 'full' | 'partial' | 'none' | null;
+  /** ZPL and EPL printers: the label's size (`4x6in`, `100x150mm`) and the printer's dpi. */
+  label?: { size: string; dpi: LabelDpi };
 }
+
+/** The label of a ZPL or EPL printer that gives none: 4 × 6 in at 203 dpi (the contract's). */
+const DEFAULT_LABEL = { size: DEFAULT_LABEL_SIZE, dpi: DEFAULT_LABEL_DPI };
 
 export interface MediaDeps {
   html: HtmlRenderer;
@@ -62,8 +73,9 @@ function bytesOf(job: MediaJob): Buffer {
 /**
  * The bytes for a pdf, image or html job (content already resolved from a URL): for a system
  * printer the PDF or image itself (the spooler converts it; HTML becomes PDF first); for an
- * ESC/POS printer raster images at its paper width, with copies and cut. Label printers take
- * no documents: UNSUPPORTED_JOB.
+ * ESC/POS printer raster images at its paper width, with copies and cut; for a ZPL or EPL
+ * printer one label a page, drawn on its label size at its dpi (see label-documents.ts), HTML
+ * laid out by the browser on pages of the label's size.
  */
 export async function renderMediaJob(
   job: MediaJob,
@@ -73,10 +85,7 @@ export async function renderMediaJob(
   if (!isMediaJob(job.type)) throw new Error(`${job.type} is not a media job`);
   const system = printer.connection === 'system';
   if (!system && printer.language !== 'escpos') {
-    throw new PrintwireError(
-      'UNSUPPORTED_JOB',
-      `a ${job.type} job cannot print on a ${printer.language} label printer`,
-    );
+    return renderLabelMediaJob(job, printer.language, printer.label ?? DEFAULT_LABEL, deps);
   }
   const raster = {
     paper: printer.paper,
@@ -95,4 +104,26 @@ export async function renderMediaJob(
   return job.type === 'image'
     ? renderImageForThermal(bytes, raster)
     : renderPdfForThermal(bytes, raster);
+}
+
+async function renderLabelMediaJob(
+  job: MediaJob,
+  language: 'zpl' | 'epl',
+  label: { size: string; dpi: LabelDpi },
+  deps: MediaDeps,
+): Promise<Uint8Array> {
+  // Loaded with the first label document, like pdf.js and sharp.
+  const { renderDocumentForLabel } = await import('./label-documents.js');
+  const paper = { language, size: label.size, dpi: label.dpi };
+  let bytes = bytesOf(job);
+  if (job.type === 'html') {
+    const size = parseLabelSize(label.size);
+    bytes = await deps.html.renderToPdf(bytes.toString('utf8'), {
+      production: deps.production,
+      pageMm: { width: size.widthMm, height: size.heightMm },
+    });
+  }
+  return renderDocumentForLabel(job.type === 'image' ? 'image' : 'pdf', bytes, paper, {
+    copies: job.options.copies ?? 1,
+  });
 }

@@ -59,14 +59,22 @@ async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   }
 }
 
+/** How many pages, how long each may be once scaled, and where they go (for the messages). */
+interface PageLimits {
+  maxPages?: number;
+  maxPageHeightDots?: number;
+  /** Where the pages go, for the too-many-pages message: `a receipt printer`. */
+  printer?: string;
+}
+
 /**
- * Each page of a PDF as a grayscale picture `dots` wide (the page width scaled to the paper,
- * rotation applied), drawn by pdf.js on a white background.
+ * Each page of a PDF as a grayscale picture drawn by pdf.js on a white background, rotation
+ * applied, at the scale `scaleOf` gives for the page's size in points.
  */
-export async function rasterizePdf(
+async function rasterizePdfPages(
   bytes: Uint8Array,
-  dots: number,
-  limits: { maxPages?: number; maxPageHeightDots?: number } = {},
+  scaleOf: (width: number, height: number) => number,
+  limits: PageLimits,
 ): Promise<GrayImage[]> {
   const maxPages = limits.maxPages ?? PDF_LIMITS.maxPages;
   const maxHeight = limits.maxPageHeightDots ?? PDF_LIMITS.maxPageHeightDots;
@@ -75,15 +83,16 @@ export async function rasterizePdf(
     if (doc.numPages > maxPages) {
       throw new PrintwireError(
         'INVALID_JOB',
-        `the PDF has ${doc.numPages} pages; at most ${maxPages} are printed on a receipt printer`,
+        `the PDF has ${doc.numPages} pages; at most ${maxPages} are printed on ${limits.printer ?? 'a receipt printer'}`,
       );
     }
     const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
     const pages: GrayImage[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
-      const viewport = page.getViewport({ scale: dots / page.getViewport({ scale: 1 }).width });
-      const width = dots;
+      const points = page.getViewport({ scale: 1 });
+      const viewport = page.getViewport({ scale: scaleOf(points.width, points.height) });
+      const width = Math.max(1, Math.round(viewport.width));
       const height = Math.max(1, Math.round(viewport.height));
       if (height > maxHeight) {
         throw new PrintwireError(
@@ -114,6 +123,33 @@ export async function rasterizePdf(
   } finally {
     await doc.destroy();
   }
+}
+
+/**
+ * Each page of a PDF as a grayscale picture `dots` wide (the page width scaled to the paper,
+ * rotation applied), drawn by pdf.js on a white background.
+ */
+export function rasterizePdf(
+  bytes: Uint8Array,
+  dots: number,
+  limits: { maxPages?: number; maxPageHeightDots?: number } = {},
+): Promise<GrayImage[]> {
+  return rasterizePdfPages(bytes, (width) => dots / width, limits);
+}
+
+/**
+ * Each page of a PDF as a grayscale picture scaled to fit a `width` × `height` dot box whole
+ * (never cropped; the page keeps its proportions, so one side may be shorter than the box).
+ */
+export function rasterizePdfToFit(
+  bytes: Uint8Array,
+  box: { width: number; height: number },
+  limits: { maxPages?: number; printer?: string } = {},
+): Promise<GrayImage[]> {
+  return rasterizePdfPages(bytes, (w, h) => Math.min(box.width / w, box.height / h), {
+    ...limits,
+    maxPageHeightDots: box.height,
+  });
 }
 
 /**

@@ -10,6 +10,11 @@ export interface RenderTarget {
   language: 'escpos' | 'zpl' | 'epl';
   /** The paper loaded: the URI's, else the cloud's per-printer default, else 80mm. */
   paper: '58mm' | '80mm';
+  /**
+   * ZPL and EPL printers: the label (URI, else cloud default, else 4x6in) and the dpi (URI, else
+   * cloud default, else 203), for documents drawn as labels.
+   */
+  label?: { size: string; dpi: 203 | 300 | 600 };
   /** The printer's default codepage (URI, else cloud default), or null for the profile's. */
   codepage: string | null;
   /** The printer's default cut after a receipt or text job, or null for the document's own. */

@@ -191,9 +191,8 @@ describe('the sandbox', () => {
     assert.equal(preview.body.error.code, 'NOT_FOUND');
   });
 
-  test('label, pdf and html test jobs print without a preview (404 NOT_FOUND)', async () => {
+  test('pdf and html test jobs on a receipt printer print without a preview (404 NOT_FOUND)', async () => {
     for (const body of [
-      { type: 'zpl', data: '^XA^XZ', printer: 'label' },
       { type: 'pdf', data: Buffer.from('%PDF').toString('base64') },
       { type: 'html', data: '<p>x</p>' },
     ]) {

@@ -10,9 +10,16 @@
 import { encodeText, type CodepageName } from '@printwire/shared/codepage/index';
 import { encodeReceipt, type ReceiptDocument } from '@printwire/shared/receipt/index';
 import type { JobState, Printer } from '../storage/types.js';
+import { LABEL_PREVIEW_TYPES, labelPaperOf, type LabelPaperOptions } from './label-preview.js';
 
-/** Job types the virtual printer draws a preview of. */
-export const PREVIEW_TYPES: readonly string[] = ['receipt', 'escpos', 'raw', 'text'];
+/** Job types the virtual printer draws a preview of (ZPL and EPL as labels). */
+export const PREVIEW_TYPES: readonly string[] = [
+  'receipt',
+  'escpos',
+  'raw',
+  'text',
+  ...LABEL_PREVIEW_TYPES,
+];
 
 export interface VirtualJob {
   type: string;
@@ -28,6 +35,9 @@ export interface VirtualJob {
     paper?: '58mm' | '80mm' | undefined;
     /** The printer profile the receipt is encoded for. */
     profile?: string | undefined;
+    /** ZPL and EPL: the label size and dpi of the preview (see label-preview.ts). */
+    labelSize?: string | undefined;
+    dpi?: number | undefined;
   };
 }
 
@@ -40,6 +50,8 @@ export interface VirtualPrint {
   profile: string;
   /** Transitions after queued. */
   then: Array<{ state: JobState; errorCode?: string; errorMessage?: string }>;
+  /** ZPL and EPL jobs: the label size and dpi their preview is drawn at. */
+  label?: LabelPaperOptions;
 }
 
 export function paperOf(printer: Printer | undefined, requested?: string): '58mm' | '80mm' {
@@ -79,6 +91,7 @@ export function printVirtually(
     paper,
     profile,
     then: [{ state: 'sending' }, { state: 'printed' }],
+    ...(LABEL_PREVIEW_TYPES.includes(type) ? { label: labelPaperOf(printer, requestedPaper) } : {}),
   };
 }
 
@@ -105,6 +118,8 @@ export function printedBytes(job: VirtualJob): Buffer | null {
     }
     case 'escpos':
     case 'raw':
+    case 'zpl':
+    case 'epl':
       return job.content;
     case 'text':
       if (job.encoding === 'base64') return job.content;

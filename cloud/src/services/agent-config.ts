@@ -13,6 +13,7 @@ import {
   type ConfigTemplate,
   type LocalSettings,
 } from '@printwire/shared/protocol/index';
+import { isLabelDpi, isLabelSize } from '@printwire/shared/label-graphics/label-size';
 import type { EventBus } from '../bus/events.js';
 import type { Store } from '../storage/store.js';
 import type { Printer } from '../storage/types.js';
@@ -179,8 +180,12 @@ export function printersConfig(printers: Printer[]): AgentConfig['printers'] {
 export function printerDefaults(p: Printer): AgentConfig['printers'][number]['defaults'] {
   const paper = p.settings.paper ?? p.paper;
   const codepage = p.settings.codepage ?? p.codepage;
+  const dpi = p.settings.dpi;
   return {
     ...(paper === '58mm' || paper === '80mm' ? { paper } : {}),
+    // A label printer's label goes in a field of its own: older agents know only 58mm and 80mm.
+    ...(paper && isLabelSize(paper) ? { labelSize: paper } : {}),
+    ...(dpi !== undefined && isLabelDpi(dpi) ? { dpi } : {}),
     ...(codepage ? { codepage } : {}),
     ...(p.settings.cut ? { cut: p.settings.cut } : {}),
   };

@@ -5,6 +5,7 @@
  * the Overview's counts.
  */
 import { PrintwireError } from '@printwire/shared/errors/index';
+import { labelSizeProblem, parseLabelSize } from '@printwire/shared/label-graphics/label-size';
 import type { Store } from '../storage/store.js';
 import type { Device, JobState, Mode, Printer } from '../storage/types.js';
 import type { ConfigNotifier } from './agent-config.js';
@@ -66,8 +67,19 @@ export class InventoryService {
     if (existing.sandbox) {
       throw new PrintwireError('CONFLICT', `printer ${id} is a sandbox printer: it cannot change`);
     }
-    const printer = await store.inventory.updatePrinterSettings(organizationId, id, settings);
+    checkPaperFits(existing, settings.defaults ?? {});
+    // A label size is kept as written canonically (`4x6in`, `100x150mm`).
+    const paper = settings.defaults?.paper;
+    const defaults =
+      paper && existing.kind === 'label'
+        ? { ...settings.defaults, paper: parseLabelSize(paper).text }
+        : settings.defaults;
+    const printer = await store.inventory.updatePrinterSettings(organizationId, id, {
+      ...settings,
+      ...(defaults ? { defaults } : {}),
+    });
     if (!printer) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
+    // The defaults (and a default printer) reach the organization's agents now.
     await agents.changed(organizationId);
     return printer;
   }
@@ -96,5 +108,30 @@ export class InventoryService {
     // Revoke first: the gateway is told to close the socket while the token is still known.
     if (revoker) await revoker.revoke(organizationId, id);
     await store.devices.deactivateDevice(organizationId, id);
+  }
+}
+
+/** A label printer takes a label size and a dpi, a receipt printer 58mm or 80mm and no dpi. */
+function checkPaperFits(
+  printer: Printer,
+  defaults: { paper?: string | null; dpi?: number | null },
+) {
+  const label = printer.kind === 'label';
+  const refuse = (path: string, message: string) =>
+    new PrintwireError('VALIDATION_FAILED', message, { details: [{ path, message }] });
+  if (defaults.paper) {
+    const isLabelSize = labelSizeProblem(defaults.paper) === null;
+    if (label && !isLabelSize) {
+      throw refuse(
+        'defaults.paper',
+        `a label printer's paper is its label size (4x6in, 100x150mm)`,
+      );
+    }
+    if (!label && isLabelSize) {
+      throw refuse('defaults.paper', `a ${printer.kind} printer's paper is 58mm or 80mm`);
+    }
+  }
+  if (!label && defaults.dpi) {
+    throw refuse('defaults.dpi', 'dpi applies to label printers only');
   }
 }

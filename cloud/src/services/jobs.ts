@@ -14,6 +14,11 @@ import { invalid } from '../resources/field-issues.js';
 import { presentJob } from '../resources/present.js';
 import type { Clock } from '../lib/clock.js';
 import { printedBytes, printVirtually, type VirtualJob } from '../sandbox/virtual-printer.js';
+import {
+  LABEL_PREVIEW_TYPES,
+  renderLabelPreview,
+  type LabelPreview,
+} from '../sandbox/label-preview.js';
 import type { WriteOptions } from '../storage/group-commit.js';
 import type { JobFilter, LocalJobResult } from '../storage/jobs.js';
 import type { LocalJob } from '@printwire/shared/protocol/index';
@@ -181,6 +186,7 @@ export class JobService {
       then = print.then;
       options.paper = print.paper;
       if (prepared.type === 'receipt') options.profile = print.profile;
+      if (print.label) Object.assign(options, print.label);
     }
 
     const result = await store.jobs.create(
@@ -384,10 +390,36 @@ export class JobService {
     const printed = await this.printedBytes(ctx, id);
     if (!printed) throw new PrintwireError('NOT_FOUND', `job ${id} has no preview`);
     if (printed.preview) return printed.preview;
+    if (LABEL_PREVIEW_TYPES.includes(printed.job.type)) {
+      return (await this.labelPreview(ctx, id, 0)).png;
+    }
     const paper = printed.job.options.paper === '58mm' ? '58mm' : '80mm';
     const png = await renderEscposToPng(printed.bytes, { paper });
     await this.deps.store.jobs.savePreview(ctx.organization.id, id, png);
     return png;
+  }
+
+  /**
+   * Label `index` (from 0) of a ZPL or EPL sandbox job, with how many labels it prints and the
+   * commands not drawn; label 0 is kept like a receipt's preview. NOT_FOUND as `preview`;
+   * VALIDATION_FAILED naming `label` past the last label.
+   */
+  async labelPreview(ctx: JobContext, id: string, index: number): Promise<LabelPreview> {
+    const printed = await this.printedBytes(ctx, id);
+    if (!printed || !LABEL_PREVIEW_TYPES.includes(printed.job.type)) {
+      throw new PrintwireError('NOT_FOUND', `job ${id} has no label preview`);
+    }
+    const o = printed.job.options as VirtualJob['options'];
+    const drawn = renderLabelPreview(
+      printed.bytes,
+      printed.job.type as 'zpl' | 'epl',
+      { labelSize: o.labelSize, dpi: o.dpi },
+      index,
+    );
+    if (index === 0 && !printed.preview) {
+      await this.deps.store.jobs.savePreview(ctx.organization.id, id, drawn.png);
+    }
+    return drawn;
   }
 
   /** Publishes one bus event per state change, carrying the job as the API shows it. */

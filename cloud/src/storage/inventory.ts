@@ -20,6 +20,7 @@ export interface PrinterSettingsPatch {
   isDefault?: boolean;
   defaults?: {
     paper?: string | null;
+    dpi?: number | null;
     codepage?: string | null;
     cut?: 'full' | 'partial' | 'none' | null;
   };
@@ -328,10 +329,10 @@ export class InventoryRepository {
         settings.isDefault = patch.isDefault;
         set.isDefault = patch.isDefault ? 1 : 0;
       }
-      for (const key of ['paper', 'codepage', 'cut'] as const) {
+      for (const key of ['paper', 'dpi', 'codepage', 'cut'] as const) {
         const value = patch.defaults?.[key];
         if (value === null) delete settings[key];
-        else if (value !== undefined) (settings as Record<string, string>)[key] = value;
+        else if (value !== undefined) (settings as Record<string, string | number>)[key] = value;
       }
       if (patch.isDefault === true) {
         const others = await trx

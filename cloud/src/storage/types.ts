@@ -109,7 +109,10 @@ export interface Printer {
 export interface PrinterSettings {
   alias?: string | null;
   isDefault?: boolean;
+  /** A receipt printer's 58mm or 80mm, a label printer's label size (4x6in, 100x150mm). */
   paper?: string;
+  /** A label printer's dots per inch: 203, 300 or 600. */
+  dpi?: number;
   codepage?: string;
   cut?: 'full' | 'partial' | 'none';
 }

@@ -11,6 +11,7 @@ import {
   PRINTER_STATUSES,
 } from './fields.js';
 import { configTemplateSchema, localSettingsSchema } from './local.js';
+import { LABEL_DPIS, labelSizeProblem } from '../label-graphics/label-size.js';
 
 /** Building blocks shared by the messages of both directions (see fields.ts). */
 
@@ -34,6 +35,13 @@ export {
   type JobEncoding,
 } from './fields.js';
 
+/** A ZPL or EPL printer's label: `4x6in`, `100x150mm` (see label-graphics/label-size.ts). */
+export const labelSizeSchema = fieldSchema.refine((text) => labelSizeProblem(text) === null, {
+  error: (issue) => labelSizeProblem(String(issue.input)) ?? 'not a label size',
+});
+/** A label printer's resolution in dots per inch. */
+export const labelDpiSchema = z.union(LABEL_DPIS.map((d) => z.literal(d)));
+
 /** A printer as the agent reports it in `hello` and `printers`. */
 export const printerInfoSchema = z.object({
   agentPrinterId: idSchema,
@@ -45,6 +53,9 @@ export const printerInfoSchema = z.object({
   kind: z.enum(PRINTER_KINDS),
   language: z.enum(PRINTER_LANGUAGES),
   paper: paperSchema.nullable(),
+  /** ZPL and EPL printers: the label size and dpi given in the URI. Absent from older agents. */
+  labelSize: labelSizeSchema.nullable().optional(),
+  dpi: labelDpiSchema.nullable().optional(),
   codepage: fieldSchema.nullable(),
   capabilities: z.array(fieldSchema).max(L.maxCapabilities),
   status: z.enum(PRINTER_STATUSES),
@@ -61,6 +72,12 @@ export type QueueSummary = z.infer<typeof queueSummarySchema>;
 /** Per-printer defaults the cloud pushes (the spec's printers.defaults.<printerId>). */
 export const printerDefaultsSchema = z.object({
   paper: paperSchema.optional(),
+  /**
+   * ZPL and EPL printers: the label size and dpi set in the dashboard. Fields of their own, not
+   * `paper`, so that agents older than them (which know only 58mm and 80mm) ignore them.
+   */
+  labelSize: labelSizeSchema.optional(),
+  dpi: labelDpiSchema.optional(),
   codepage: fieldSchema.optional(),
   cut: cutSchema.optional(),
 });

@@ -18,7 +18,12 @@ import {
   jobRequestDocSchema,
   jobSchema,
 } from '../../resources/schemas.js';
-import { metadataFilter } from '../v1/jobs.js';
+import {
+  metadataFilter,
+  PREVIEW_DESCRIPTION,
+  previewQuerySchema,
+  sendJobPreview,
+} from '../v1/jobs.js';
 import { route } from './auth-routes.js';
 import type { Permission } from '../../accounts/permissions.js';
 import { dataSchema, idParams, orgIdParams } from './schemas.js';
@@ -111,13 +116,14 @@ export const jobDashboardOperations = {
     method: 'get',
     path: '/orgs/{orgId}/jobs/{id}/preview',
     summary: 'The PNG a sandbox job printed on the virtual printer',
-    description: NOTE,
+    description: `${PREVIEW_DESCRIPTION} ${NOTE}`,
     tag: TAG,
     auth: 'any',
     params: idParams,
-    query: modeQuery,
+    query: modeQuery.extend(previewQuerySchema.shape),
     responses: {
-      200: { description: 'the printed page', contentType: 'image/png' },
+      200: { description: 'the printed page, or the label asked for', contentType: 'image/png' },
+      400: error('VALIDATION_FAILED: `label` past the last label (or given for a receipt)'),
       ...common,
       404: error('JOB_NOT_FOUND, or NOT_FOUND: no preview'),
     },
@@ -244,9 +250,8 @@ export function jobDashboardRoutes(deps: {
 
   route(router, ops.previewJob, ...guard('previewJob'), async (req, res) => {
     const { ctx, id } = await target(req);
-    const png = await jobs.preview(ctx, id);
-    res.type('image/png').setHeader('Cache-Control', 'private, max-age=300');
-    res.send(png);
+    const { mode: _mode, ...query } = req.query;
+    await sendJobPreview(res, jobs, ctx, id, query);
   });
 
   route(router, ops.cancelJob, ...guard('cancelJob'), async (req, res) => {

@@ -71,7 +71,7 @@ for (const { kind, skip } of await storeKinds()) {
       const a = live.find((p) => p.agentPrinterId === 'a')!;
       assert.equal(a.device.name, 'Till');
       assert.equal(a.status, 'online');
-      assert.deepEqual(a.defaults, { paper: null, codepage: null, cut: null });
+      assert.deepEqual(a.defaults, { paper: null, dpi: null, codepage: null, cut: null });
       assert.ok((await list('?mode=test')).some((p) => p.sandbox));
     });
 
@@ -85,7 +85,12 @@ for (const { kind, skip } of await storeKinds()) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.alias, 'bar');
       assert.equal(res.body.isDefault, true);
-      assert.deepEqual(res.body.defaults, { paper: null, codepage: 'CP858', cut: 'partial' });
+      assert.deepEqual(res.body.defaults, {
+        paper: null,
+        dpi: null,
+        codepage: 'CP858',
+        cut: 'partial',
+      });
       assert.ok(
         events
           .slice(seen)
@@ -115,7 +120,49 @@ for (const { kind, skip } of await storeKinds()) {
         token: owner.access,
         body: { defaults: { cut: null } },
       });
-      assert.deepEqual(cleared.body.defaults, { paper: null, codepage: 'CP858', cut: null });
+      assert.deepEqual(cleared.body.defaults, {
+        paper: null,
+        dpi: null,
+        codepage: 'CP858',
+        cut: null,
+      });
+    });
+
+    test('a label printer takes its label size and dpi, pushed to its agent in fields of their own', async () => {
+      const b = (await list()).find((p) => p.agentPrinterId === 'b')!;
+      const res = await h.call('PATCH', `/orgs/${orgId}/printers/${b.id}`, {
+        token: owner.access,
+        body: { defaults: { paper: '4X6in', dpi: 300 } },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.defaults.paper, '4x6in');
+      assert.equal(res.body.defaults.dpi, 300);
+      const config = printersConfig(await h.store.devices.listPrinters(orgId, deviceId));
+      const defaults = config.find((p) => p.agentPrinterId === 'b')!.defaults;
+      assert.equal(defaults.labelSize, '4x6in');
+      assert.equal(defaults.dpi, 300);
+      // `paper` carries no label: an older agent, which knows only 58mm and 80mm, sees none.
+      assert.equal(defaults.paper, undefined);
+      const receipt = (await list()).find((p) => p.agentPrinterId === 'a')!;
+      const wrong = [
+        [b.id, { paper: '80mm' }, 'defaults.paper', /label size/],
+        [receipt.id, { paper: '100x150mm' }, 'defaults.paper', /58mm or 80mm/],
+        [receipt.id, { dpi: 203 }, 'defaults.dpi', /label printers only/],
+        [b.id, { dpi: 200 }, 'defaults.dpi', /./],
+      ] as const;
+      for (const [id, defaults, path, message] of wrong) {
+        const bad = await h.call('PATCH', `/orgs/${orgId}/printers/${id}`, {
+          token: owner.access,
+          body: { defaults },
+        });
+        assert.equal(bad.status, 400, JSON.stringify(defaults));
+        const detail = bad.body.error.details.find((d: { path: string }) => d.path === path);
+        assert.match(detail?.message ?? '', message, JSON.stringify(bad.body));
+      }
+      await h.call('PATCH', `/orgs/${orgId}/printers/${b.id}`, {
+        token: owner.access,
+        body: { defaults: { paper: null, dpi: null } },
+      });
     });
 
     test('bad values are 400 naming each field; sandbox printers are 409', async () => {

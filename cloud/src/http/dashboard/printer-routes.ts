@@ -1,6 +1,6 @@
 /**
  * Printers in the dashboard: the organization's printers with their device, one printer, a change
- * of alias, default printer and per-printer defaults (paper, codepage, cut) that reaches the
+ * of alias, default printer and per-printer defaults (paper or label size, dpi, codepage, cut) that reaches the
  * printer's agent at once in its `config`, and a test page by the printer's kind. Also the
  * Overview's counts: printers by status and today's jobs by state, with the last failures.
  */
@@ -8,6 +8,10 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { CODEPAGES } from '@printwire/shared/codepage/index';
+import {
+  LABEL_DPIS,
+  labelSizeProblem,
+} from '@printwire/shared/label-graphics/label-size';
 import type { AccountService } from '../../accounts/service.js';
 import type { MembershipService } from '../../accounts/members.js';
 import type { InventoryService } from '../../services/inventory.js';
@@ -35,10 +39,24 @@ const common = {
 
 const PAPERS = ['58mm', '80mm'] as const;
 const CUTS = ['full', 'partial', 'none'] as const;
+const dpiSchema = z
+  .union(LABEL_DPIS.map((d) => z.literal(d)))
+  .describe('label printers: dots per inch, 203 (8 dots/mm), 300 or 600');
+/** A receipt printer's paper width, or a label printer's label: `4x6in`, `100x150mm`. */
+const paperSchema = z
+  .string()
+  .refine((v) => (PAPERS as readonly string[]).includes(v) || labelSizeProblem(v) === null, {
+    error: (issue) =>
+      `58mm or 80mm for a receipt printer, a label size for a label printer (${labelSizeProblem(String(issue.input))})`,
+  })
+  .describe(
+    'receipt printers: 58mm or 80mm; label printers: the label, WIDTHxHEIGHT in mm or in (4x6in, 100x150mm)',
+  );
 
 export const printerDefaultsSchema = z
   .object({
-    paper: z.enum(PAPERS).nullable(),
+    paper: paperSchema.nullable(),
+    dpi: dpiSchema.nullable(),
     codepage: z.enum(CODEPAGES).nullable(),
     cut: z.enum(CUTS).nullable(),
   })
@@ -77,7 +95,8 @@ export const patchPrinterBody = z.strictObject({
     .describe('true: the organization’s default printer (the others stop being it)'),
   defaults: z
     .strictObject({
-      paper: z.enum(PAPERS).nullable().optional(),
+      paper: paperSchema.nullable().optional(),
+      dpi: dpiSchema.nullable().optional(),
       codepage: z.enum(CODEPAGES).nullable().optional(),
       cut: z.enum(CUTS).nullable().optional(),
     })
@@ -152,7 +171,7 @@ export const printerOperations = {
     method: 'patch',
     path: '/orgs/{orgId}/printers/{id}',
     summary: 'Change a printer’s alias, make it the default, set its defaults',
-    description: `The agent receives the new defaults at once in its \`config\` (paper, codepage and cut apply to the next job; a codepage given in the printer's URI on the agent wins). Sandbox printers cannot be changed (409). ${NOTE}`,
+    description: `The agent receives the new defaults at once in its \`config\` (paper, dpi, codepage and cut apply to the next job; a paper, dpi or codepage given in the printer's URI on the agent wins). A label printer's paper is its label size (4x6in, 100x150mm), on which pdf, image and html jobs are drawn at its dpi. Sandbox printers cannot be changed (409). ${NOTE}`,
     tag: TAG,
     auth: 'any',
     params: idParams,
@@ -340,7 +359,8 @@ export function presentDashboardPrinter(
     ...presentPrinter(p),
     sandbox: p.sandbox,
     defaults: {
-      paper: (p.settings.paper as '58mm' | '80mm' | undefined) ?? null,
+      paper: p.settings.paper ?? null,
+      dpi: (p.settings.dpi as (typeof LABEL_DPIS)[number] | undefined) ?? null,
       codepage: (p.settings.codepage as (typeof CODEPAGES)[number] | undefined) ?? null,
       cut: p.settings.cut ?? null,
     },

@@ -15,7 +15,9 @@ import {
   renderReceiptDocument,
   renderTemplate,
 } from '@printwire/shared/template/index';
+import { isLabelSize } from '@printwire/shared/label-graphics/label-size';
 import type { AccountService } from '../../accounts/service.js';
+import { renderLabelPreview } from '../../sandbox/label-preview.js';
 import { parseWith, type Operation } from '../operation.js';
 import { errorBodySchema, templateSchema } from '../../resources/schemas.js';
 import type { MembershipService } from '../../accounts/members.js';
@@ -62,6 +64,30 @@ export const previewBody = z.object({
       'a draft to render instead of the stored content (the editor’s live preview); a draft that does not compile answers VALIDATION_FAILED naming `content` with its line and column',
     ),
 });
+/** Most labels a template preview draws. */
+const LABELS_IN_PREVIEW = 24;
+
+/** The labels of a ZPL or EPL template's output, as data: URLs, with their count. */
+function labelPictures(output: string, language: 'zpl' | 'epl', paper: string | null) {
+  const paperOptions = paper && isLabelSize(paper) ? { labelSize: paper } : {};
+  let first;
+  try {
+    first = renderLabelPreview(output, language, paperOptions, 0);
+  } catch (error) {
+    // No label yet (a draft without ^XA…^XZ, EPL without P): nothing to draw.
+    if (error instanceof PrintwireError && error.code === 'VALIDATION_FAILED') {
+      return { labels: [], labelCount: 0, skipped: [] };
+    }
+    throw fieldError('content', error);
+  }
+  const url = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
+  const labels = [url(first.png)];
+  for (let n = 1; n < Math.min(first.labelCount, LABELS_IN_PREVIEW); n++) {
+    labels.push(url(renderLabelPreview(output, language, paperOptions, n).png));
+  }
+  return { labels, labelCount: first.labelCount, skipped: first.skipped };
+}
+
 export const fromGalleryBody = z.object({ galleryId: z.string().min(1) });
 
 export const dashboardTemplateSchema = templateSchema
@@ -71,6 +97,17 @@ const previewSchema = z.object({
   type: z.enum(TYPES),
   output: z.string().describe('what the printer receives (ZPL, EPL, HTML, or receipt JSON)'),
   image: z.string().optional().describe('receipts: data:image/png;base64 of the printed paper'),
+  labels: z
+    .array(z.string())
+    .optional()
+    .describe(
+      `ZPL and EPL: data:image/png;base64 of the first ${LABELS_IN_PREVIEW} labels, at 203 dpi on the label's own ^PW/^LL (q/Q), else the template's paper, else 4 × 6 in`,
+    ),
+  labelCount: z.number().int().optional().describe('ZPL and EPL: how many labels it prints'),
+  skipped: z
+    .array(z.string())
+    .optional()
+    .describe('ZPL and EPL: the commands the pictures could not draw'),
 });
 const galleryItemSchema = z.object({
   id: z.string(),
@@ -312,6 +349,10 @@ export function templateRoutes(deps: {
         output = renderTemplate(t.content, body.data, t.type);
       } catch (error) {
         throw fieldError('data', error);
+      }
+      if (t.type === 'zpl' || t.type === 'epl') {
+        res.json({ type: t.type, output, ...labelPictures(output, t.type, t.paper) });
+        return;
       }
       res.json({ type: t.type, output });
       return;

@@ -1,7 +1,9 @@
 /** /v1/jobs: create, list, read, preview, cancel, reprint. */
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { z } from 'zod';
-import type { JobService } from '../../services/jobs.js';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import type { JobContext, JobService } from '../../services/jobs.js';
+import { LABEL_PREVIEW_TYPES } from '../../sandbox/label-preview.js';
 import { auth } from '../context.js';
 import { fieldIssues, invalid } from '../../resources/field-issues.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
@@ -23,6 +25,52 @@ const idempotencyHeader = {
   schema: z.string().min(1).max(255),
 };
 const error = (description: string) => ({ description, schema: errorBodySchema });
+
+/** What a job preview is, for both APIs' documentation. */
+export const PREVIEW_DESCRIPTION =
+  'Sandbox (test) jobs of type receipt, escpos, raw and text (the paper, as the virtual printer prints it), and zpl and epl, direct or from a template (one label, PNG at the printer’s dpi, default 203: sized by the label’s own ^PW/^LL or EPL q/Q, else the printer’s or the template’s label size, else 4 × 6 in). `label=N` picks the N-th label from 0 (each ^XA…^XZ, and each copy ^PQ asks for, is one); the response says how many there are in `Printwire-Label-Count` and names the commands the picture could not draw in `Printwire-Skipped-Commands` (comma-separated, empty when none). Deleted with the job content.';
+
+export const previewQuerySchema = z.object({
+  label: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .optional()
+    .describe('label jobs: which label, from 0 (default 0)'),
+});
+
+/**
+ * Answers a job's preview: a label job's label (with its count and the commands not drawn in
+ * headers), else the printed paper. `label` on a job that is no label is refused.
+ */
+export async function sendJobPreview(
+  res: Response,
+  jobs: JobService,
+  ctx: JobContext,
+  id: string,
+  query: unknown,
+): Promise<void> {
+  const { label } = parseWith(previewQuerySchema, query);
+  const job = await jobs.get(ctx, id);
+  let png: Buffer;
+  if (LABEL_PREVIEW_TYPES.includes(job.type)) {
+    const drawn = await jobs.labelPreview(ctx, id, label ?? 0);
+    res.setHeader('Printwire-Label-Count', String(drawn.labelCount));
+    res.setHeader('Printwire-Skipped-Commands', drawn.skipped.join(','));
+    png = drawn.png;
+  } else {
+    if (label !== undefined && label > 0) {
+      const message = `label: a ${job.type} job has one picture, its paper; label 0 at most`;
+      throw new PrintwireError('VALIDATION_FAILED', message, {
+        details: [{ path: 'label', message }],
+      });
+    }
+    png = await jobs.preview(ctx, id);
+  }
+  res.type('image/png').setHeader('Cache-Control', 'private, max-age=300');
+  res.send(png);
+}
 
 export const jobOperations = {
   list: {
@@ -76,12 +124,14 @@ export const jobOperations = {
     method: 'get',
     path: '/v1/jobs/{id}/preview',
     summary: 'The PNG a sandbox job printed on the virtual printer',
-    description: 'Receipt, escpos, raw and text test jobs only; deleted with the job content.',
+    description: PREVIEW_DESCRIPTION,
     tag: 'Jobs',
     auth: 'jobs:read',
     params: idParamsSchema,
+    query: previewQuerySchema,
     responses: {
-      200: { description: 'the printed page', contentType: 'image/png' },
+      200: { description: 'the printed page, or the label asked for', contentType: 'image/png' },
+      400: error('VALIDATION_FAILED: `label` past the last label (or given for a receipt)'),
       404: error('JOB_NOT_FOUND (no such job) or NOT_FOUND (no preview)'),
     },
   },
@@ -170,9 +220,7 @@ export function jobRoutes(
 
   mount(router, guards, ops.preview, async (req, res) => {
     const { id } = parseWith(idParamsSchema, req.params);
-    const png = await jobs.preview(auth(res), id);
-    res.type('image/png').setHeader('Cache-Control', 'private, max-age=300');
-    res.send(png);
+    await sendJobPreview(res, jobs, auth(res), id, req.query);
   });
 
   mount(router, guards, ops.cancel, async (req, res) => {

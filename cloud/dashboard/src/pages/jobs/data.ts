@@ -135,6 +135,49 @@ export const useJobPreview = (orgId: string, mode: Mode, job: Job | undefined) =
     },
   });
 
+/** Most labels of a batch the job page draws (each is one request). */
+export const LABELS_SHOWN = 24;
+
+/** A label job's pictures: the first LABELS_SHOWN labels, how many there are, what was not drawn. */
+export interface JobLabels {
+  labels: string[];
+  count: number;
+  skipped: string[];
+}
+
+async function dataUrl(res: Response): Promise<string> {
+  const blob = await res.blob();
+  return await new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('preview not read'));
+    reader.readAsDataURL(blob);
+  });
+}
+
+/** Every label of a ZPL or EPL sandbox job (`?label=N`), as data: URLs. */
+export const useJobLabels = (orgId: string, mode: Mode, job: Job | undefined) =>
+  useQuery({
+    queryKey: [...jobKeys.content(orgId, mode, job?.id ?? ''), 'labels'],
+    enabled: Boolean(job?.hasPreview),
+    staleTime: Infinity,
+    queryFn: async (): Promise<JobLabels> => {
+      const path = (n: number) =>
+        `/orgs/${encodeURIComponent(orgId)}/jobs/${encodeURIComponent(job!.id)}/preview?mode=${mode}&label=${n}`;
+      const first = await sessionGet(path(0));
+      const count = Number(first.headers.get('printwire-label-count') ?? '1') || 1;
+      const skipped = (first.headers.get('printwire-skipped-commands') ?? '')
+        .split(',')
+        .filter(Boolean);
+      const rest = await Promise.all(
+        Array.from({ length: Math.min(count, LABELS_SHOWN) - 1 }, (_, i) =>
+          sessionGet(path(i + 1)).then(dataUrl),
+        ),
+      );
+      return { labels: [await dataUrl(first), ...rest], count, skipped };
+    },
+  });
+
 /** Cancel or reprint; the job's queries are refreshed after either. */
 export function useJobAction(orgId: string, mode: Mode, jobId: string) {
   const path = { params: { path: { orgId, id: jobId }, query: { mode } } };

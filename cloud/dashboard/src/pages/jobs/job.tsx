@@ -15,7 +15,16 @@ import { useOrgId } from '../organization';
 import { usePrinters } from '../printers/data';
 import { JobStateBadge, errorWords } from '../printers/status';
 import { ContentView, Preview } from './content';
-import { FINISHED, useJob, useJobAction, useJobContent, useJobPreview, type Job } from './data';
+import {
+  FINISHED,
+  useJob,
+  useJobAction,
+  useJobContent,
+  useJobLabels,
+  useJobPreview,
+  type Job,
+} from './data';
+import { LabelPictures } from './labels';
 
 function When({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <>—</>;
@@ -59,7 +68,9 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
   const printers = usePrinters(orgId, mode);
   const printer = printers.data?.data.find((p) => p.id === job.printerId);
   const content = useJobContent(orgId, mode, job);
-  const preview = useJobPreview(orgId, mode, job);
+  const isLabel = job.type === 'zpl' || job.type === 'epl';
+  const preview = useJobPreview(orgId, mode, isLabel ? undefined : job);
+  const labels = useJobLabels(orgId, mode, isLabel ? job : undefined);
   const metadata = Object.entries(job.metadata);
   const back = `/o/${orgId}/jobs${mode === 'test' ? '?mode=test' : ''}`;
   return (
@@ -152,7 +163,34 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
         </dl>
       )}
 
-      {job.hasPreview && (
+      {job.hasPreview && isLabel && (
+        <>
+          <h2>{t('jobs.preview.title')}</h2>
+          <p className="hint">{t('jobs.preview.lead')}</p>
+          {labels.data ? (
+            <LabelPictures
+              labels={labels.data.labels}
+              count={labels.data.count}
+              skipped={labels.data.skipped}
+              alt={(n) => t('jobs.labels.alt', { n, id: job.id })}
+              code={
+                content.data ? (
+                  <>
+                    <h3>{t('jobs.labels.code')}</h3>
+                    <ContentView type={job.type} content={content.data} />
+                  </>
+                ) : undefined
+              }
+            />
+          ) : labels.isError ? (
+            <LoadError error={labels.error} onRetry={() => void labels.refetch()} />
+          ) : (
+            <Loading />
+          )}
+        </>
+      )}
+
+      {job.hasPreview && !isLabel && (
         <>
           <h2>{t('jobs.preview.title')}</h2>
           <p className="hint">{t('jobs.preview.lead')}</p>
@@ -166,19 +204,23 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
         </>
       )}
 
-      <h2>{t('jobs.content.title')}</h2>
-      {!job.contentRetained ? (
-        <p className="hint">{t('jobs.content.gone')}</p>
-      ) : content.data ? (
-        <ContentView type={job.type} content={content.data} />
-      ) : content.isError ? (
-        content.error instanceof ApiError && content.error.status === 404 ? (
-          <p className="hint">{t('jobs.content.gone')}</p>
-        ) : (
-          <LoadError error={content.error} onRetry={() => void content.refetch()} />
-        )
-      ) : (
-        <Loading />
+      {!(isLabel && job.hasPreview) && (
+        <>
+          <h2>{t('jobs.content.title')}</h2>
+          {!job.contentRetained ? (
+            <p className="hint">{t('jobs.content.gone')}</p>
+          ) : content.data ? (
+            <ContentView type={job.type} content={content.data} />
+          ) : content.isError ? (
+            content.error instanceof ApiError && content.error.status === 404 ? (
+              <p className="hint">{t('jobs.content.gone')}</p>
+            ) : (
+              <LoadError error={content.error} onRetry={() => void content.refetch()} />
+            )
+          ) : (
+            <Loading />
+          )}
+        </>
       )}
     </section>
   );

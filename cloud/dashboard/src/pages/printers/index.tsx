@@ -38,6 +38,28 @@ import './printers.css';
 const CODEPAGES = ['CP437', 'CP850', 'CP858', 'CP1252', 'CP866', 'ISO-8859-15'] as const;
 const PAPERS = ['58mm', '80mm'] as const;
 const CUTS = ['full', 'partial', 'none'] as const;
+/** The labels shops and carriers use most; any other size is typed in. */
+const LABEL_SIZES = [
+  '4x6in',
+  '4x4in',
+  '4x3in',
+  '4x2in',
+  '3x2in',
+  '3x1in',
+  '2.25x1.25in',
+  '2x1in',
+  '100x150mm',
+  '100x100mm',
+  '100x50mm',
+  '57x32mm',
+  '50x25mm',
+] as const;
+const DPIS = [
+  { dpi: 203, dpmm: 8 },
+  { dpi: 300, dpmm: 12 },
+  { dpi: 600, dpmm: 24 },
+] as const;
+const OTHER_SIZE = 'other';
 
 function Ago({ iso }: { iso: string | null | undefined }) {
   const { t } = useTranslation();
@@ -120,7 +142,10 @@ function PrinterCard({
   const [mode] = useMode();
   const testPage = useTestPage(orgId, p.id);
   const name = p.alias ?? p.name;
-  const defaults = Object.entries(p.defaults).filter(([, v]) => v !== null);
+  const label = p.kind === 'label';
+  const defaults = Object.entries(p.defaults)
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => [label && k === 'paper' ? 'labelSize' : k, v] as const);
   const testPageWords = t(
     `printers.testPage.${p.kind === 'label' ? 'label' : p.kind === 'office' ? 'page' : 'receipt'}`,
   );
@@ -158,8 +183,14 @@ function PrinterCard({
         </dd>
         <dt>{t('printers.kind')}</dt>
         <dd>{t(`printers.kinds.${p.kind}`, { defaultValue: p.kind })}</dd>
-        <dt>{t('printers.paper')}</dt>
-        <dd>{p.paper ?? '—'}</dd>
+        <dt>{t(label ? 'printers.labelSize' : 'printers.paper')}</dt>
+        <dd>{(label ? p.defaults.paper : null) ?? p.paper ?? '—'}</dd>
+        {label && (
+          <>
+            <dt>{t('printers.dpi')}</dt>
+            <dd>{p.defaults.dpi ? t('printers.dpiValue', { dpi: p.defaults.dpi }) : '—'}</dd>
+          </>
+        )}
         <dt>{t('printers.codepage')}</dt>
         <dd>{p.codepage ?? '—'}</dd>
         <dt>{t('printers.capabilities')}</dt>
@@ -226,10 +257,15 @@ function EditPrinter({
 }) {
   const { t } = useTranslation();
   const update = useUpdatePrinter(orgId, printer.id);
+  const label = printer.kind === 'label';
+  const savedPaper = printer.defaults.paper ?? '';
+  const knownSize = (LABEL_SIZES as readonly string[]).includes(savedPaper);
   const [form, setForm] = useState({
     alias: printer.alias ?? '',
     isDefault: printer.isDefault,
-    paper: printer.defaults.paper ?? '',
+    paper: label && savedPaper !== '' && !knownSize ? OTHER_SIZE : savedPaper,
+    otherSize: label && !knownSize ? savedPaper : '',
+    dpi: printer.defaults.dpi ? String(printer.defaults.dpi) : '',
     codepage: printer.defaults.codepage ?? '',
     cut: printer.defaults.cut ?? '',
   });
@@ -240,11 +276,17 @@ function EditPrinter({
       {
         alias: form.alias.trim() === '' ? null : form.alias.trim(),
         ...(form.isDefault !== printer.isDefault ? { isDefault: form.isDefault } : {}),
-        defaults: {
-          paper: orNull<NonNullable<PrinterDefaults['paper']>>(form.paper),
-          codepage: orNull<NonNullable<PrinterDefaults['codepage']>>(form.codepage),
-          cut: orNull<NonNullable<PrinterDefaults['cut']>>(form.cut),
-        },
+        defaults: label
+          ? {
+              paper: orNull(form.paper === OTHER_SIZE ? form.otherSize.trim() : form.paper),
+              dpi:
+                form.dpi === '' ? null : (Number(form.dpi) as NonNullable<PrinterDefaults['dpi']>),
+            }
+          : {
+              paper: orNull(form.paper),
+              codepage: orNull<NonNullable<PrinterDefaults['codepage']>>(form.codepage),
+              cut: orNull<NonNullable<PrinterDefaults['cut']>>(form.cut),
+            },
       },
       { onSuccess: onClose },
     );
@@ -269,46 +311,93 @@ function EditPrinter({
           checked={form.isDefault}
           onChange={(e) => setForm({ ...form, isDefault: e.target.checked })}
         />
-        <SelectField
-          label={t('printers.paper')}
-          value={form.paper}
-          error={fieldError(update.error, 'defaults.paper')}
-          onChange={(e) => setForm({ ...form, paper: e.target.value })}
-        >
-          <option value="">{agentOwn}</option>
-          {PAPERS.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label={t('printers.codepage')}
-          hint={t('printers.codepageHint')}
-          value={form.codepage}
-          error={fieldError(update.error, 'defaults.codepage')}
-          onChange={(e) => setForm({ ...form, codepage: e.target.value })}
-        >
-          <option value="">{agentOwn}</option>
-          {CODEPAGES.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label={t('printers.cut')}
-          value={form.cut}
-          error={fieldError(update.error, 'defaults.cut')}
-          onChange={(e) => setForm({ ...form, cut: e.target.value })}
-        >
-          <option value="">{agentOwn}</option>
-          {CUTS.map((v) => (
-            <option key={v} value={v}>
-              {t(`printers.cuts.${v}`)}
-            </option>
-          ))}
-        </SelectField>
+        {label ? (
+          <>
+            <SelectField
+              label={t('printers.labelSize')}
+              hint={t('printers.labelSizeHint')}
+              value={form.paper}
+              error={
+                form.paper === OTHER_SIZE ? undefined : fieldError(update.error, 'defaults.paper')
+              }
+              onChange={(e) => setForm({ ...form, paper: e.target.value })}
+            >
+              <option value="">{agentOwn}</option>
+              {LABEL_SIZES.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+              <option value={OTHER_SIZE}>{t('printers.otherSize')}</option>
+            </SelectField>
+            {form.paper === OTHER_SIZE && (
+              <Field
+                label={t('printers.customSize')}
+                hint={t('printers.customSizeHint')}
+                value={form.otherSize}
+                required
+                error={fieldError(update.error, 'defaults.paper')}
+                onChange={(e) => setForm({ ...form, otherSize: e.target.value })}
+              />
+            )}
+            <SelectField
+              label={t('printers.dpi')}
+              value={form.dpi}
+              error={fieldError(update.error, 'defaults.dpi')}
+              onChange={(e) => setForm({ ...form, dpi: e.target.value })}
+            >
+              <option value="">{agentOwn}</option>
+              {DPIS.map(({ dpi, dpmm }) => (
+                <option key={dpi} value={dpi}>
+                  {t('printers.dpiOption', { dpi, dpmm })}
+                </option>
+              ))}
+            </SelectField>
+          </>
+        ) : (
+          <>
+            <SelectField
+              label={t('printers.paper')}
+              value={form.paper}
+              error={fieldError(update.error, 'defaults.paper')}
+              onChange={(e) => setForm({ ...form, paper: e.target.value })}
+            >
+              <option value="">{agentOwn}</option>
+              {PAPERS.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label={t('printers.codepage')}
+              hint={t('printers.codepageHint')}
+              value={form.codepage}
+              error={fieldError(update.error, 'defaults.codepage')}
+              onChange={(e) => setForm({ ...form, codepage: e.target.value })}
+            >
+              <option value="">{agentOwn}</option>
+              {CODEPAGES.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label={t('printers.cut')}
+              value={form.cut}
+              error={fieldError(update.error, 'defaults.cut')}
+              onChange={(e) => setForm({ ...form, cut: e.target.value })}
+            >
+              <option value="">{agentOwn}</option>
+              {CUTS.map((v) => (
+                <option key={v} value={v}>
+                  {t(`printers.cuts.${v}`)}
+                </option>
+              ))}
+            </SelectField>
+          </>
+        )}
         <FormError error={update.error} />
         <div className="actions">
           <Button type="submit" busy={update.isPending}>

@@ -32,6 +32,7 @@ import {
 } from './data';
 import { Highlighted, parsePosition } from './highlight';
 import { HtmlPreview } from './html-preview';
+import { LabelPictures } from '../jobs/labels';
 import { useTypeWords } from './words';
 
 /** How long the typing must pause before the preview is asked for. */
@@ -341,7 +342,16 @@ function Preview({
 }: {
   type: Template['type'];
   stale: boolean;
-  preview: { type: string; output: string; image?: string } | undefined;
+  preview:
+    | {
+        type: string;
+        output: string;
+        image?: string;
+        labels?: string[];
+        labelCount?: number;
+        skipped?: string[];
+      }
+    | undefined;
   busy: boolean;
   failed: boolean;
 }) {
@@ -385,6 +395,22 @@ function Preview({
         </div>
       ) : type === 'html' ? (
         <HtmlPreview html={preview.output} title={t('templates.htmlFrame')} />
+      ) : preview.labels && preview.labels.length > 0 ? (
+        <LabelPictures
+          labels={preview.labels}
+          count={preview.labelCount ?? preview.labels.length}
+          skipped={preview.skipped ?? []}
+          alt={(n) => t('templates.labelAlt', { n })}
+          code={
+            <ol className="commands" aria-label={t('templates.commands')} tabIndex={0}>
+              {preview.output.split('\n').map((line, i) => (
+                <li key={i}>
+                  <code>{line || ' '}</code>
+                </li>
+              ))}
+            </ol>
+          }
+        />
       ) : (
         <ol className="commands" aria-label={t('templates.commands')} tabIndex={0}>
           {preview.output.split('\n').map((line, i) => (

@@ -1,0 +1,273 @@
+/**
+ * The label printer's fonts. Font 0 (Zebra's scalable CG Triumvirate Bold Condensed) is drawn
+ * from DejaVu Sans Condensed Bold (`shared/fonts/`, Bitstream Vera licence), the closest open
+ * condensed bold sans that Debian ships; the bitmap fonts A-H are the virtual receipt printer's
+ * Terminus cells resampled to the cell sizes of the ZPL manual's font matrix, then magnified by
+ * whole factors as the printer magnifies them. Glyphs are cached per size.
+ */
+import { readFileSync } from 'node:fs';
+import opentype, { type Font, type PathCommand } from 'opentype.js';
+import { getFont as getTerminus, type BitmapFont } from '../escpos/fonts.js';
+import { Bitmap, fillPolygons } from './bitmap.js';
+
+/** A run of text drawn upright: its bitmap and the row of its baseline. */
+export interface TextBitmap {
+  bitmap: Bitmap;
+  baseline: number;
+}
+
+/** A font as a field asks for it: its name (ZPL letter or digit), height and width in dots. */
+export interface FontRequest {
+  name: string;
+  height: number;
+  width: number;
+}
+
+/** Cell height × width and the gap after each character, in dots, for 6 and 8 dots/mm (ZPL manual, "Font Matrices"). */
+export const BITMAP_FONTS: Record<string, { h: number; w: number; gap: number; baseline: number }> =
+  {
+    A: { h: 9, w: 5, gap: 1, baseline: 7 },
+    B: { h: 11, w: 7, gap: 2, baseline: 11 },
+    C: { h: 18, w: 10, gap: 2, baseline: 14 },
+    D: { h: 18, w: 10, gap: 2, baseline: 14 },
+    E: { h: 28, w: 15, gap: 5, baseline: 23 },
+    F: { h: 26, w: 13, gap: 3, baseline: 21 },
+    G: { h: 60, w: 40, gap: 8, baseline: 48 },
+    H: { h: 21, w: 13, gap: 6, baseline: 21 },
+  };
+
+// ---- font 0 ----------------------------------------------------------------------------------
+
+let scalable: Font | undefined;
+function font0(): Font {
+  if (!scalable) {
+    const file = readFileSync(new URL('../../fonts/DejaVuSansCondensed-Bold.ttf', import.meta.url));
+    scalable = opentype.parse(
+      file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength),
+    );
+  }
+  return scalable;
+}
+
+/** Font 0's baseline sits this far down its cell (caps fill about 73 % of the cell, as the printer's do). */
+const FONT0_ASCENT = 0.8;
+
+interface ScaledGlyph {
+  bitmap: Bitmap;
+  /** Left edge of the bitmap relative to the pen. */
+  left: number;
+  /** Top of the bitmap relative to the baseline (negative: above). */
+  top: number;
+  advance: number;
+}
+
+const glyphCache = new Map<string, ScaledGlyph>();
+
+function flatten(commands: PathCommand[]): number[][] {
+  const rings: number[][] = [];
+  let ring: number[] = [];
+  let cx = 0;
+  let cy = 0;
+  const close = () => {
+    if (ring.length >= 6) rings.push(ring);
+    ring = [];
+  };
+  for (const c of commands) {
+    if (c.type === 'M') {
+      close();
+      cx = c.x!;
+      cy = c.y!;
+      ring.push(cx, cy);
+    } else if (c.type === 'L') {
+      cx = c.x!;
+      cy = c.y!;
+      ring.push(cx, cy);
+    } else if (c.type === 'Q' || c.type === 'C') {
+      const steps = 6;
+      for (let i = 1; i <= steps; i++) {
+        const t = i / steps;
+        const u = 1 - t;
+        let x: number;
+        let y: number;
+        if (c.type === 'Q') {
+          x = u * u * cx + 2 * u * t * c.x1! + t * t * c.x!;
+          y = u * u * cy + 2 * u * t * c.y1! + t * t * c.y!;
+        } else {
+          x = u * u * u * cx + 3 * u * u * t * c.x1! + 3 * u * t * t * c.x2! + t * t * t * c.x!;
+          y = u * u * u * cy + 3 * u * u * t * c.y1! + 3 * u * t * t * c.y2! + t * t * t * c.y!;
+        }
+        ring.push(x, y);
+      }
+      cx = c.x!;
+      cy = c.y!;
+    } else close();
+  }
+  close();
+  return rings;
+}
+
+function scalableGlyph(char: string, height: number, width: number): ScaledGlyph {
+  const key = `${char}\u0000${height}\u0000${width}`;
+  let glyph = glyphCache.get(key);
+  if (glyph) return glyph;
+  const font = font0();
+  const g = font.charToGlyph(char);
+  const sx = width / height;
+  const rings = flatten(g.getPath(0, 0, height).commands).map((ring) =>
+    ring.map((v, i) => (i % 2 === 0 ? v * sx : v)),
+  );
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const ring of rings) {
+    for (let i = 0; i < ring.length; i += 2) {
+      minX = Math.min(minX, ring[i]!);
+      maxX = Math.max(maxX, ring[i]!);
+      minY = Math.min(minY, ring[i + 1]!);
+      maxY = Math.max(maxY, ring[i + 1]!);
+    }
+  }
+  const advance = (((g.advanceWidth ?? font.unitsPerEm / 2) * height) / font.unitsPerEm) * sx;
+  if (rings.length === 0) {
+    glyph = { bitmap: new Bitmap(0, 0), left: 0, top: 0, advance };
+  } else {
+    const left = Math.floor(minX);
+    const top = Math.floor(minY);
+    const bitmap = new Bitmap(Math.ceil(maxX) - left + 1, Math.ceil(maxY) - top + 1);
+    fillPolygons(
+      bitmap,
+      rings.map((ring) => ring.map((v, i) => v - (i % 2 === 0 ? left : top))),
+    );
+    glyph = { bitmap, left, top, advance };
+  }
+  if (glyphCache.size > 20_000) glyphCache.clear();
+  glyphCache.set(key, glyph);
+  return glyph;
+}
+
+function drawScalable(text: string, height: number, width: number, spacing = 0): TextBitmap {
+  const chars = [...text];
+  const glyphs = chars.map((c) => scalableGlyph(c, height, width));
+  let pen = 0;
+  const pens: number[] = [];
+  for (const g of glyphs) {
+    pens.push(pen);
+    pen += g.advance + spacing;
+  }
+  const baseline = Math.round(height * FONT0_ASCENT);
+  const bitmap = new Bitmap(Math.max(1, Math.round(pen - spacing)), height);
+  glyphs.forEach((g, i) => {
+    bitmap.draw(g.bitmap, Math.round(pens[i]!) + g.left, baseline + g.top);
+  });
+  return { bitmap, baseline };
+}
+
+// ---- bitmap fonts A-H ------------------------------------------------------------------------
+
+const cellCache = new Map<string, Bitmap>();
+
+/** One character in a font's base cell: the Terminus glyph resampled, a dot set where any source dot is. */
+function bitmapCell(source: BitmapFont, code: number, w: number, h: number): Bitmap {
+  const key = `${source.name}${code},${w},${h}`;
+  let cell = cellCache.get(key);
+  if (cell) return cell;
+  const glyph = source.glyphs.get(code) ?? source.missing;
+  const src = new Bitmap(source.width, source.height);
+  for (let i = 0; i < glyph.runs.length; i += 3) {
+    src.fill(glyph.runs[i + 1]!, glyph.runs[i]!, glyph.runs[i + 2]! - glyph.runs[i + 1]!, 1);
+  }
+  // The source cell carries its own spacing (one column right, rows above and below): trim it so
+  // the letter fills the printer's cell.
+  const sx0 = 0;
+  const sx1 = source.width - 1;
+  const sy0 = Math.round(source.height * 0.12);
+  const sy1 = source.height - Math.round(source.height * 0.04);
+  cell = new Bitmap(w, h);
+  for (let y = 0; y < h; y++) {
+    const fy0 = sy0 + Math.floor(((sy1 - sy0) * y) / h);
+    const fy1 = Math.max(fy0 + 1, sy0 + Math.floor(((sy1 - sy0) * (y + 1)) / h));
+    for (let x = 0; x < w; x++) {
+      const fx0 = sx0 + Math.floor(((sx1 - sx0) * x) / w);
+      const fx1 = Math.max(fx0 + 1, sx0 + Math.floor(((sx1 - sx0) * (x + 1)) / w));
+      let on = 0;
+      let all = 0;
+      for (let yy = fy0; yy < fy1; yy++) {
+        for (let xx = fx0; xx < fx1; xx++) {
+          on += src.get(xx, yy);
+          all++;
+        }
+      }
+      if (on * 4 >= all) cell.set(x, y);
+    }
+  }
+  if (cellCache.size > 20_000) cellCache.clear();
+  cellCache.set(key, cell);
+  return cell;
+}
+
+/** A cell font: `h`×`w` cells, `gap` dots between characters, magnified `mx`×`my`. */
+export interface CellFont {
+  h: number;
+  w: number;
+  gap: number;
+  baseline: number;
+}
+
+/** Draws text in a cell font (ZPL A-H, EPL 1-5), each cell magnified by whole factors. */
+export function drawCellFont(text: string, spec: CellFont, mx: number, my: number): TextBitmap {
+  const source = getTerminus(spec.h >= 18 ? 'A' : 'B');
+  const chars = [...text];
+  const step = (spec.w + spec.gap) * mx;
+  const bitmap = new Bitmap(Math.max(1, chars.length * step - spec.gap * mx), spec.h * my);
+  chars.forEach((c, i) => {
+    const cell = bitmapCell(source, c.codePointAt(0)!, spec.w, spec.h).magnify(mx, my);
+    bitmap.draw(cell, i * step, 0);
+  });
+  return { bitmap, baseline: spec.baseline * my };
+}
+
+function drawBitmapFont(text: string, name: string, height: number, width: number): TextBitmap {
+  const spec = BITMAP_FONTS[name]!;
+  const my = Math.max(1, Math.min(10, Math.round(height / spec.h) || 1));
+  const mx = width > 0 ? Math.max(1, Math.min(10, Math.round(width / spec.w) || 1)) : my;
+  return drawCellFont(text, spec, mx, my);
+}
+
+/** Whether a ZPL font name is one of the built-in bitmap fonts (else it is drawn as font 0). */
+export function isBitmapFont(name: string): boolean {
+  return name in BITMAP_FONTS;
+}
+
+/** The cell size a font request resolves to (bitmap fonts snap to whole magnifications). */
+export function cellSize(req: FontRequest): { height: number; width: number } {
+  const spec = BITMAP_FONTS[req.name];
+  if (!spec) return { height: req.height, width: req.width || req.height };
+  const my = Math.max(1, Math.min(10, Math.round(req.height / spec.h) || 1));
+  const mx = req.width > 0 ? Math.max(1, Math.min(10, Math.round(req.width / spec.w) || 1)) : my;
+  return { height: spec.h * my, width: (spec.w + spec.gap) * mx };
+}
+
+/** Draws one line of text upright in the requested font. */
+export function drawText(text: string, req: FontRequest): TextBitmap {
+  if (isBitmapFont(req.name)) return drawBitmapFont(text, req.name, req.height, req.width);
+  const height = Math.max(1, Math.round(req.height));
+  const width = Math.max(1, Math.round(req.width || req.height));
+  return drawScalable(text, height, width);
+}
+
+/** The width in dots of a line of text in the requested font, without drawing it. */
+export function measureText(text: string, req: FontRequest): number {
+  if (isBitmapFont(req.name)) {
+    const spec = BITMAP_FONTS[req.name]!;
+    const { width } = cellSize(req);
+    const n = [...text].length;
+    const mx = width / (spec.w + spec.gap);
+    return Math.max(0, n * width - spec.gap * mx);
+  }
+  const height = Math.max(1, Math.round(req.height));
+  const width = Math.max(1, Math.round(req.width || req.height));
+  let pen = 0;
+  for (const c of text) pen += scalableGlyph(c, height, width).advance;
+  return Math.round(pen);
+}

@@ -1,0 +1,114 @@
+/** Field text: ^FH hex escapes, the character set in force (^CI, EPL I) and ^FB's field blocks. */
+import iconv from 'iconv-lite';
+import { Bitmap } from './bitmap.js';
+import { cellSize, drawText, measureText, type FontRequest, type TextBitmap } from './fonts.js';
+
+/** ZPL ^CI numbers to the table that decodes their bytes (1-12 are national variants of 850's ASCII). */
+export function zplCharset(ci: number): string {
+  if (ci === 28) return 'utf-8';
+  if (ci === 29) return 'utf-16be';
+  if (ci === 30) return 'utf-16le';
+  const windows: Record<number, string> = {
+    27: 'windows-1252',
+    31: 'windows-1250',
+    33: 'windows-1251',
+    34: 'windows-1253',
+    35: 'windows-1254',
+    36: 'windows-1255',
+  };
+  return windows[ci] ?? 'cp850';
+}
+
+/**
+ * Decodes a field's data. Bytes (characters 0-255 of content given as bytes, or produced by ^FH
+ * escapes) go through the character set; characters of content given as a string are Unicode
+ * already and stay as they are.
+ */
+export function decodeField(
+  data: string,
+  charset: string,
+  fromBytes: boolean,
+  hexIndicator?: string,
+): string {
+  const bytes: number[] = [];
+  let out = '';
+  const flush = () => {
+    if (bytes.length === 0) return;
+    out += iconv.decode(Buffer.from(bytes), charset);
+    bytes.length = 0;
+  };
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    if (hexIndicator && c === hexIndicator && /^[0-9A-Fa-f]{2}$/.test(data.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(data.slice(i + 1, i + 3), 16));
+      i += 2;
+      continue;
+    }
+    const code = c.charCodeAt(0);
+    if (fromBytes && code < 256) {
+      bytes.push(code);
+      continue;
+    }
+    flush();
+    out += c;
+  }
+  flush();
+  return out;
+}
+
+export interface FieldBlock {
+  width: number;
+  lines: number;
+  spacing: number;
+  justify: string;
+  indent: number;
+}
+
+/** Breaks text into lines no wider than the block (at spaces; `\&` forces a break). */
+export function wrapLines(text: string, font: FontRequest, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\\&')) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      if (line !== '' && measureText(candidate, font) > width) {
+        lines.push(line);
+        line = word;
+      } else line = candidate;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/**
+ * A field block (^FB): up to `lines` lines in a box `width` wide, justified L, C, R or J; text
+ * past the last line is not printed (the printer overprints it on the last line). The baseline
+ * returned is the last line's.
+ */
+export function drawBlock(text: string, font: FontRequest, block: FieldBlock): TextBitmap {
+  const all = wrapLines(text, font, block.width);
+  const lines = all.slice(0, Math.max(1, block.lines));
+  const cell = cellSize(font).height;
+  const pitch = cell + block.spacing;
+  const bitmap = new Bitmap(
+    Math.max(1, block.width),
+    pitch * Math.max(1, block.lines) - block.spacing,
+  );
+  let baseline = 0;
+  lines.forEach((line, i) => {
+    const drawn = drawText(line, font);
+    const indent = i > 0 ? block.indent : 0;
+    const room = block.width - indent - drawn.bitmap.width;
+    const x = block.justify === 'C' ? Math.floor(room / 2) : block.justify === 'R' ? room : 0;
+    bitmap.draw(drawn.bitmap, indent + x, i * pitch);
+    baseline = i * pitch + drawn.baseline;
+  });
+  return {
+    bitmap,
+    baseline:
+      block.lines > lines.length
+        ? (block.lines - 1) * pitch + baseline - (lines.length - 1) * pitch
+        : baseline,
+  };
+}

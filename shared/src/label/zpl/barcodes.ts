@@ -1,0 +1,266 @@
+/**
+ * ZPL's barcode commands (^BC ^BE ^B8 ^BU ^B9 ^B3 ^BA ^B2 ^BK ^BQ ^BX ^B7 ^BO ^BD ^BR ^BF): their
+ * parameters and field data turned into bwip-js's symbology and options, drawn upright.
+ */
+import type { Bitmap } from '../bitmap.js';
+import { drawLinear, drawMatrixSymbol, drawMaxicode, drawQr } from '../barcodes.js';
+import { gs1CheckDigit, upcaToUpce, withInterpretation } from '../interpretation.js';
+
+export interface BarcodeDefaults {
+  /** ^BY module width, wide-to-narrow ratio and height. */
+  module: number;
+  ratio: number;
+  height: number;
+  dpmm: number;
+}
+
+export interface DrawnBarcode {
+  bitmap: Bitmap;
+  /** The row just below the bars: where ^FT puts its y. */
+  barsBottom: number;
+}
+
+/** The barcode commands this module draws. */
+export const ZPL_BARCODES = new Set([
+  'BC',
+  'BE',
+  'B8',
+  'BU',
+  'B9',
+  'B3',
+  'BA',
+  'B2',
+  'BK',
+  'BQ',
+  'BX',
+  'B7',
+  'BO',
+  'BD',
+  'BR',
+  'BF',
+]);
+
+const yes = (v: string | undefined, fallback: boolean) =>
+  v === undefined || v === '' ? fallback : v.toUpperCase() === 'Y';
+const num = (v: string | undefined, fallback: number) => {
+  const n = Number(v);
+  return v === undefined || v === '' || !Number.isFinite(n) ? fallback : n;
+};
+
+/** bwip-js's parse syntax for control characters (^NNN) and a literal caret. */
+function escapeForParse(text: string): string {
+  return text.replace(/[\x00-\x1f^]/g, (c) => `^${String(c.charCodeAt(0)).padStart(3, '0')}`);
+}
+
+/** ^BC data with its invocation codes (>9 >: >; start codes, >5 >6 >7 switches, >8 FNC1, >0 '>'). */
+function code128Text(data: string): { text: string; fnc1: boolean; readable: string } {
+  let text = '';
+  let readable = '';
+  let fnc1 = false;
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    if (c === '>' && i + 1 < data.length) {
+      const n = data[++i]!;
+      if (n === '8') {
+        text += '^FNC1';
+        fnc1 = true;
+      } else if (n === '0') {
+        text += '>';
+        readable += '>';
+      } else if (n === '=') {
+        text += '~';
+        readable += '~';
+      }
+      // start codes and subset switches: bwip-js picks the subsets itself (same decoded data)
+      continue;
+    }
+    text += c === '^' ? '^094' : c;
+    readable += c;
+  }
+  return { text, fnc1: fnc1 || text.includes('^094'), readable };
+}
+
+/** Draws one barcode field upright (orientation is applied by the caller). */
+export function drawZplBarcode(
+  command: string,
+  p: string[],
+  data: string,
+  d: BarcodeDefaults,
+): DrawnBarcode {
+  const linear = (
+    bcid: string,
+    text: string,
+    readable: string,
+    heightParam: string | undefined,
+    printLine: string | undefined,
+    above: string | undefined,
+    options: Record<string, unknown> = {},
+    lineDefault = true,
+  ): DrawnBarcode => {
+    const bars = drawLinear(bcid, text, options, {
+      module: d.module,
+      ratio: d.ratio,
+      height: num(heightParam, d.height),
+    });
+    if (!yes(printLine, lineDefault)) return { bitmap: bars, barsBottom: bars.height };
+    return withInterpretation(bars, readable, d.module, yes(above, false));
+  };
+  switch (command) {
+    case 'BC': {
+      const mode = (p[5] || 'N').toUpperCase();
+      if (mode === 'U') {
+        const digits = data.replace(/\D/g, '').padStart(19, '0').slice(0, 19);
+        const full = digits + gs1CheckDigit(digits);
+        return linear('code128', `^FNC1${full}`, full, p[1], p[2], p[3], { parsefnc: true });
+      }
+      if (mode === 'D' && data.includes('(')) {
+        const readable = data.replace(/>8/g, '');
+        return linear('gs1-128', readable.replace(/\s/g, ''), readable, p[1], p[2], p[3]);
+      }
+      const c = code128Text(data);
+      const text = mode === 'D' && !c.text.startsWith('^FNC1') ? `^FNC1${c.text}` : c.text;
+      return linear('code128', text, c.readable, p[1], p[2], p[3], {
+        parsefnc: c.fnc1 || mode === 'D',
+      });
+    }
+    case 'BE': {
+      const digits = data.replace(/\D/g, '').padStart(12, '0').slice(0, 12);
+      const full = digits + gs1CheckDigit(digits);
+      return linear('ean13', full, full, p[1], p[2], p[3]);
+    }
+    case 'B8': {
+      const digits = data.replace(/\D/g, '').padStart(7, '0').slice(0, 7);
+      const full = digits + gs1CheckDigit(digits);
+      return linear('ean8', full, full, p[1], p[2], p[3]);
+    }
+    case 'BU': {
+      const digits = data.replace(/\D/g, '').padStart(11, '0').slice(0, 11);
+      const full = digits + gs1CheckDigit(digits);
+      return linear('upca', full, full, p[1], p[2], p[3]);
+    }
+    case 'B9': {
+      const digits = data.replace(/\D/g, '');
+      // ^B9 takes the UPC-A form (10 digits of manufacturer and product, number system 0).
+      const upca = digits.length >= 10 ? ('0' + digits).slice(-11) : undefined;
+      const upce = upca ? upcaToUpce(upca) : digits.padStart(7, '0').slice(0, 7);
+      if (!upce) throw new Error(`^B9: ${data} cannot be zero-suppressed to UPC-E`);
+      const expanded = upca ?? digits;
+      const full = upce + gs1CheckDigit(upca ?? expanded);
+      return linear('upce', full, full, p[1], p[2], p[3]);
+    }
+    case 'B3': {
+      const check = yes(p[1], false);
+      return linear('code39', data, `*${data}*`, p[2], p[3], p[4], { includecheck: check });
+    }
+    case 'BA':
+      return linear('code93', data, data, p[1], p[2], p[3], { includecheck: true });
+    case 'B2': {
+      const check = yes(p[4], false);
+      let digits = data.replace(/\D/g, '');
+      if ((digits.length + (check ? 1 : 0)) % 2 === 1) digits = '0' + digits;
+      return linear('interleaved2of5', digits, digits, p[1], p[2], p[3], { includecheck: check });
+    }
+    case 'BK': {
+      const start = (p[5] || 'A').toUpperCase();
+      const stop = (p[6] || 'A').toUpperCase();
+      const text = `${start}${data}${stop}`;
+      return linear('rationalizedCodabar', text, text, p[2], p[3], p[4]);
+    }
+    case 'BQ': {
+      const mag = num(p[2], d.dpmm >= 24 ? 6 : d.dpmm >= 12 ? 3 : 2);
+      const m = /^([HQML])?([AM])?,(.*)$/s.exec(data);
+      const ecc = m?.[1] ?? (p[3] || 'Q');
+      let text = m ? m[3]! : data;
+      const manual = m?.[2] === 'M';
+      const byteMode = manual && /^B\d{4}/.test(text);
+      if (manual) text = text.replace(/^(B\d{4}|[NAK])/, '');
+      const bitmap = drawQr(text, ecc, mag, byteMode);
+      return { bitmap, barsBottom: bitmap.height };
+    }
+    case 'BX': {
+      const module = num(p[1], Math.max(1, Math.round(d.height / 20)));
+      const options: Record<string, unknown> = {};
+      if (num(p[3], 0) > 0) options.columns = num(p[3], 0);
+      if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
+      const bitmap = drawMatrixSymbol('datamatrix', data, options, module);
+      return { bitmap, barsBottom: bitmap.height };
+    }
+    case 'B7':
+    case 'BF': {
+      const micro = command === 'BF';
+      const options: Record<string, unknown> = { rowmult: 1 };
+      if (!micro) {
+        const security = num(p[2], -1);
+        if (security >= 0 && security <= 8) options.eclevel = security;
+        if (num(p[3], 0) > 0) options.columns = num(p[3], 0);
+        if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
+      }
+      const bcid = micro ? 'micropdf417' : yes(p[5], false) ? 'pdf417compact' : 'pdf417';
+      const probe = drawMatrixSymbol(bcid, data, options, 1, 1);
+      const rowHeight = num(p[1], Math.max(2, Math.round(d.height / Math.max(1, probe.height))));
+      const bitmap = drawMatrixSymbol(bcid, data, options, d.module, rowHeight);
+      return { bitmap, barsBottom: bitmap.height };
+    }
+    case 'BO': {
+      const mag = num(p[1], d.dpmm >= 12 ? 6 : 4);
+      const options: Record<string, unknown> = {};
+      const ecc = num(p[3], 0);
+      if (ecc >= 1 && ecc <= 99) options.eclevel = ecc;
+      const bitmap = drawMatrixSymbol('azteccode', data, options, mag);
+      return { bitmap, barsBottom: bitmap.height };
+    }
+    case 'BD': {
+      const mode = num(p[0], 2);
+      let text = escapeForParse(data);
+      if (mode === 2 || mode === 3) {
+        // ZPL's primary message: class of service (3), country (3), postal code (9 or 6).
+        const postalLength = mode === 2 ? 9 : 6;
+        const cls = data.slice(0, 3);
+        const country = data.slice(3, 6);
+        const postal = data.slice(6, 6 + postalLength);
+        let rest = data.slice(6 + postalLength);
+        let header = '';
+        const h = /^\[\)>\x1e01\x1d(\d\d)/.exec(rest);
+        if (h) {
+          header = `[)>^03001^029${h[1]}`;
+          rest = rest.slice(h[0].length);
+        }
+        text = `${header}${postal}^029${country}^029${cls}^029${escapeForParse(rest)}`;
+      }
+      const bitmap = drawMaxicode(text, { mode, parse: true }, d.dpmm);
+      return { bitmap, barsBottom: bitmap.height };
+    }
+    case 'BR': {
+      const type = num(p[1], 1);
+      const module = num(p[2], d.dpmm >= 12 ? 3 : 2);
+      const height = num(p[4], 25);
+      const linearPart = data.split('|')[0]!;
+      const gtin = () => {
+        const digits = linearPart.replace(/\D/g, '').padStart(13, '0').slice(0, 13);
+        return `(01)${digits}${gs1CheckDigit(digits)}`;
+      };
+      const kinds: Record<number, string> = {
+        1: 'databaromni',
+        2: 'databartruncated',
+        3: 'databarstacked',
+        4: 'databarstackedomni',
+        5: 'databarlimited',
+        6: 'databarexpanded',
+      };
+      const sized = { ...d, module };
+      if (kinds[type]) {
+        const text = type === 6 ? linearPart : gtin();
+        const bars = drawLinear(kinds[type]!, text, {}, { module, ratio: 3, height });
+        return { bitmap: bars, barsBottom: bars.height };
+      }
+      // 7-12 are the composite symbols: their linear part (the 2D component is not drawn).
+      const upc = { 7: ['BU', 11], 8: ['B9', 10], 9: ['BE', 12], 10: ['B8', 7] } as const;
+      const linearCmd = upc[type as keyof typeof upc];
+      if (linearCmd) {
+        return drawZplBarcode(linearCmd[0], ['N', String(height), 'Y', 'N'], linearPart, sized);
+      }
+      return drawZplBarcode('BC', ['N', String(height), 'Y', 'N', 'N', 'D'], linearPart, sized);
+    }
+  }
+  throw new Error(`^${command} is not a barcode`);
+}

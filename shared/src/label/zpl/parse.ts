@@ -1,0 +1,92 @@
+/**
+ * ZPL II as a list of commands. A command is its prefix (^ or ~, changeable with ^CC, ~CC, ^CT,
+ * ~CT), a two-letter name (`^A` takes one letter and the font's name as the second), and its
+ * parameters up to the next prefix. Field data (^FD, ^FV) and comments (^FX) end at the next
+ * format prefix only, so a `~` inside them is data. CR and LF between commands are ignored, as the
+ * printer ignores them.
+ */
+
+export interface ZplCommand {
+  /** `^XA`, `~DG`, `^A0`: the prefix as written normalised to ^ or ~, the name upper-cased. */
+  name: string;
+  /** Everything after the name up to the next command. */
+  params: string;
+}
+
+/** Commands whose parameter text ends only at the next format prefix (^). */
+const DATA_COMMANDS = new Set(['FD', 'FV', 'FX']);
+
+export function parseZpl(content: string): ZplCommand[] {
+  const commands: ZplCommand[] = [];
+  let caret = '^';
+  let tilde = '~';
+  let i = content.indexOf(caret) < 0 && content.indexOf(tilde) < 0 ? content.length : 0;
+  const isPrefix = (c: string | undefined) => c === caret || c === tilde;
+  while (i < content.length && !isPrefix(content[i])) i++;
+  while (i < content.length) {
+    const prefix = content[i] === caret ? '^' : '~';
+    i++;
+    // Names may be split by line breaks in hand-written files; skip them.
+    const nameChars: string[] = [];
+    while (i < content.length && nameChars.length < 2) {
+      const c = content[i]!;
+      if (c === '\r' || c === '\n') {
+        i++;
+        continue;
+      }
+      if (nameChars.length === 0 || !(nameChars[0] === 'A' || nameChars[0] === 'a')) {
+        nameChars.push(c.toUpperCase());
+      } else {
+        nameChars.push(c === '@' ? '@' : c.toUpperCase());
+      }
+      i++;
+    }
+    const code = nameChars.join('');
+    if (prefix === '^' && code === 'GF') {
+      const binary = binaryGraphic(content, i);
+      if (binary) {
+        commands.push({ name: '^GF', params: binary.params });
+        i = binary.end;
+        while (i < content.length && !isPrefix(content[i])) i++;
+        continue;
+      }
+    }
+    const dataOnly = prefix === '^' && DATA_COMMANDS.has(code);
+    let end = i;
+    while (end < content.length) {
+      const c = content[end];
+      if (c === caret || (!dataOnly && c === tilde)) break;
+      end++;
+    }
+    let params = content.slice(i, end);
+    if (params.includes('\n') || params.includes('\r')) params = params.replace(/[\r\n]/g, '');
+    i = end;
+    // ^A is one letter; its font name is the next character and part of the name (^A0, ^AB, ^A@).
+    commands.push({ name: prefix + code, params });
+    if (code === 'CC' || code === 'CT') {
+      const next = params[0];
+      if (next) {
+        if (prefix === '^' && code === 'CC') caret = next;
+        else if (code === 'CC') caret = next;
+        else tilde = next;
+      }
+    }
+  }
+  return commands;
+}
+
+/** ^GFB (and C): the data is `b` raw bytes that may hold any character, the prefixes included. */
+function binaryGraphic(
+  content: string,
+  start: number,
+): { params: string; end: number } | undefined {
+  const m = /^\s*([BC])\s*,\s*(\d+)\s*,[^,^~]*,[^,^~]*,/.exec(content.slice(start, start + 64));
+  if (!m) return undefined;
+  const end = Math.min(content.length, start + m[0].length + Number(m[2]));
+  return { params: content.slice(start, end), end };
+}
+
+/** Splits a parameter list on commas (empty strings for parameters left out). */
+export function splitParams(params: string): string[] {
+  return params.split(',').map((p) => p.trim());
+}

@@ -1,0 +1,105 @@
+/**
+ * The first pass over ZPL: which labels the content prints. Stored graphics (~DG) and formats
+ * (^DF) go into the printer's memory, a ^XF recalls a format into the label that names it, and each
+ * ^XA…^XZ prints ^PQ copies (a format definition prints nothing).
+ */
+import { Bitmap } from '../bitmap.js';
+import { bitmapFromRows, decodeAsciiGraphic } from './graphics.js';
+import { splitParams, type ZplCommand } from './parse.js';
+
+export interface ZplBlock {
+  commands: ZplCommand[];
+  copies: number;
+  /** The label's width and length in dots (^PW, ^LL), as in force when it printed. */
+  width?: number;
+  length?: number;
+}
+
+export interface ZplPlan {
+  blocks: ZplBlock[];
+  graphics: Map<string, Bitmap>;
+  labelCount: number;
+  warnings: string[];
+}
+
+/** A stored object's name without its drive (R:, E:, B:, A:) and upper-cased. */
+export function objectName(name: string): string {
+  return name
+    .trim()
+    .replace(/^[A-Z]:/i, '')
+    .toUpperCase();
+}
+
+export function planZpl(commands: ZplCommand[]): ZplPlan {
+  const graphics = new Map<string, Bitmap>();
+  const formats = new Map<string, ZplCommand[]>();
+  const blocks: ZplBlock[] = [];
+  const warnings: string[] = [];
+  let block: ZplCommand[] | undefined;
+  let format: { name: string; commands: ZplCommand[] } | undefined;
+  let copies = 1;
+  let width: number | undefined;
+  let length: number | undefined;
+  for (const command of commands) {
+    const name = command.name;
+    if (name === '~DG') {
+      const p = splitParams(command.params);
+      const total = Number(p[1]);
+      const perRow = Number(p[2]);
+      if (perRow > 0 && total > 0) {
+        const data = command.params.split(',').slice(3).join(',');
+        const { bytes, warning } = decodeAsciiGraphic(data, perRow, total);
+        if (warning) warnings.push(warning.replace('^GF', '~DG'));
+        graphics.set(objectName(p[0]!), bitmapFromRows(bytes, perRow, Math.ceil(total / perRow)));
+      }
+      continue;
+    }
+    if (name === '^XA') {
+      block = [];
+      format = undefined;
+      copies = 1;
+      continue;
+    }
+    if (!block) continue;
+    if (name === '^XZ') {
+      if (format) formats.set(format.name, format.commands);
+      else
+        blocks.push({
+          commands: block,
+          copies,
+          ...(width ? { width } : {}),
+          ...(length ? { length } : {}),
+        });
+      block = undefined;
+      format = undefined;
+      continue;
+    }
+    if (name === '^DF') {
+      format = { name: objectName(command.params), commands: [] };
+      continue;
+    }
+    if (format) {
+      format.commands.push(command);
+      continue;
+    }
+    if (name === '^XF') {
+      const stored = formats.get(objectName(command.params));
+      if (stored) block.push(...stored);
+      else warnings.push(`^XF ${command.params}: no such format`);
+      continue;
+    }
+    if (name === '^PQ') {
+      const q = Number(splitParams(command.params)[0]);
+      if (Number.isFinite(q) && q >= 1) copies = Math.min(Math.floor(q), 99_999_999);
+    }
+    if (name === '^PW') width = Number(splitParams(command.params)[0]) || width;
+    if (name === '^LL') length = Number(splitParams(command.params)[0]) || length;
+    block.push(command);
+  }
+  return {
+    blocks,
+    graphics,
+    labelCount: blocks.reduce((n, b) => n + b.copies, 0),
+    warnings,
+  };
+}

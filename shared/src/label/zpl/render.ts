@@ -1,0 +1,434 @@
+/**
+ * The second pass: one ZPL label drawn. A state machine over the label's commands: settings
+ * (^LH ^FW ^CF ^BY ^CI ^MU ^LR ^LS ^LT ^PO ^PW ^LL) change the state, field commands (^FO ^FT ^A
+ * ^FB ^FH ^FR ^FN ^SN, a barcode or graphic command, ^FD/^FV) fill the field in progress, and ^FS
+ * ends it. Fields are drawn at ^XZ, once the ^FN values of a recalled format are all known.
+ */
+import { Bitmap, rotatePoint, type Orientation } from '../bitmap.js';
+import { BarcodeDataError } from '../barcodes.js';
+import { drawText, type FontRequest } from '../fonts.js';
+import { drawBox, drawDiagonal, drawEllipse } from '../shapes.js';
+import { decodeField, drawBlock, zplCharset, type FieldBlock } from '../text.js';
+import { drawZplBarcode, ZPL_BARCODES } from './barcodes.js';
+import { decodeGf } from './graphics.js';
+import { splitParams } from './parse.js';
+import { objectName, type ZplBlock } from './plan.js';
+
+export interface ZplDrawContext {
+  dpmm: number;
+  width: number;
+  height: number;
+  graphics: Map<string, Bitmap>;
+  /** The content came as bytes: field data goes through the ^CI character set. */
+  fromBytes: boolean;
+}
+
+export interface DrawnLabel {
+  bitmap: Bitmap;
+  skipped: string[];
+  warnings: string[];
+}
+
+type FieldKind =
+  | { type: 'text' }
+  | { type: 'barcode'; command: string; params: string[] }
+  | { type: 'picture'; bitmap: Bitmap }
+  | { type: 'symbol'; params: string[] };
+
+interface Field {
+  x: number;
+  y: number;
+  positioned: boolean;
+  baseline: boolean;
+  font?: FontRequest & { orientation?: Orientation };
+  block?: FieldBlock;
+  hex?: string;
+  reverse: boolean;
+  kind: FieldKind;
+  data?: string;
+  fn?: number;
+  serial?: { step: number; pad: boolean };
+  orientation: Orientation;
+  charset: string;
+  module: number;
+  ratio: number;
+  barHeight: number;
+}
+
+/** Settings that change how the printer runs, not what the label looks like: accepted silently. */
+const NOT_DRAWN = new Set(
+  (
+    '^MM ^MN ^MT ^MD ^PR ~SD ~TA ~JS ^JU ^JZ ~JC ~JD ~JE ^PF ^PP ^PH ~PH ^CC ~CC ^CT ~CT ^CD ~CD ' +
+    '^FX ^SZ ^JM ^KD ^KL ^KN ^KP ^MF ^ML ^MP ^MW ^NC ^NI ^SC ^SE ^SO ^ST ^SX ^TO ~HS ~HI ~HM ' +
+    '~WC ^HH ^HW ^HG ^HT ~HQ ^ID ^IS ^XB ^PQ ^FC ^MC ^MA ^JJ ^JW ~JR ~RO ^XS ^FP ^DF ^XF ~DG ~DY'
+  ).split(' '),
+);
+
+const ORIENTATIONS = new Set(['N', 'R', 'I', 'B']);
+const orientationOf = (v: string | undefined, fallback: Orientation): Orientation => {
+  const o = (v ?? '').trim().toUpperCase();
+  return ORIENTATIONS.has(o) ? (o as Orientation) : fallback;
+};
+
+/** Adds `step × copy` to the last run of digits in the value (^SN), keeping its width when padded. */
+export function serialValue(value: string, step: number, copy: number, pad: boolean): string {
+  const m = /(\d+)(\D*)$/.exec(value);
+  if (!m) return value;
+  const digits = m[1]!;
+  const next = Math.max(0, Number(digits) + step * copy);
+  const text = pad ? String(next).padStart(digits.length, '0') : String(next);
+  return value.slice(0, m.index) + text + m[2];
+}
+
+export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext): DrawnLabel {
+  const skipped: string[] = [];
+  const warnings: string[] = [];
+  const fields: Field[] = [];
+  let home = { x: 0, y: 0 };
+  let shift = { x: 0, y: 0 };
+  let fw: Orientation = 'N';
+  let defaultFont: FontRequest = { name: 'A', height: 9, width: 5 };
+  let by = { module: 2, ratio: 3, height: 10 };
+  let ci = 0;
+  let unit = 1; // dots per ^MU unit
+  let reverseAll = false;
+  let invert = false;
+  let mirror = false;
+  let field: Field | undefined;
+
+  const newField = (): Field => ({
+    x: field?.x ?? 0,
+    y: field?.y ?? 0,
+    positioned: false,
+    baseline: false,
+    reverse: reverseAll,
+    kind: { type: 'text' },
+    orientation: fw,
+    charset: zplCharset(ci),
+    module: by.module,
+    ratio: by.ratio,
+    barHeight: by.height,
+  });
+  const current = () => (field ??= newField());
+  const dots = (v: string | undefined, fallback = 0) => {
+    const n = Number(v);
+    return v === undefined || v.trim() === '' || !Number.isFinite(n)
+      ? fallback
+      : Math.round(n * unit);
+  };
+
+  for (const { name, params } of block.commands) {
+    const p = splitParams(params);
+    const code = name.slice(1);
+    if (name.startsWith('^A')) {
+      const f = current();
+      const fontName = code[1] === '@' ? '0' : (code[1] ?? '0');
+      const height = dots(
+        p[1],
+        fontName === defaultFont.name ? defaultFont.height : defaultFont.height,
+      );
+      f.font = {
+        name: fontName,
+        height,
+        width: dots(p[2], /[0-9]/.test(fontName) || fontName === '0' ? height : 0),
+        orientation: orientationOf(p[0], fw),
+      };
+      continue;
+    }
+    if (name[0] === '^' && ZPL_BARCODES.has(code)) {
+      const f = current();
+      f.kind = { type: 'barcode', command: code, params: p };
+      f.orientation = orientationOf(p[0], fw);
+      if (code === 'BQ' || code === 'BD') f.orientation = code === 'BQ' ? 'N' : 'N';
+      continue;
+    }
+    switch (name) {
+      case '^FO':
+      case '^FT': {
+        if (field && field.kind.type !== 'text') finish();
+        const f = current();
+        f.x = dots(p[0]) + home.x - shift.x;
+        f.y = dots(p[1]) + home.y + shift.y;
+        f.positioned = true;
+        f.baseline = name === '^FT';
+        break;
+      }
+      case '^FD':
+      case '^FV':
+        current().data = params;
+        break;
+      case '^FS':
+        finish();
+        break;
+      case '^FH':
+        current().hex = params[0] ?? '_';
+        break;
+      case '^FR':
+        current().reverse = !reverseAll;
+        break;
+      case '^FN': {
+        const n = Number(p[0]);
+        if (Number.isFinite(n)) current().fn = n;
+        break;
+      }
+      case '^SN': {
+        const f = current();
+        f.data = p[0] ?? '';
+        f.serial = { step: Number(p[1]) || 1, pad: (p[2] ?? 'N').toUpperCase() === 'Y' };
+        break;
+      }
+      case '^FB':
+        current().block = {
+          width: dots(p[0], 0),
+          lines: Math.max(1, Number(p[1]) || 1),
+          spacing: dots(p[2], 0),
+          justify: (p[3] || 'L').toUpperCase(),
+          indent: dots(p[4], 0),
+        };
+        break;
+      case '^FW':
+        fw = orientationOf(p[0], fw);
+        break;
+      case '^CF': {
+        const fontName = (p[0] || defaultFont.name).toUpperCase();
+        const height = dots(p[1], defaultFont.height);
+        const width = dots(
+          p[2],
+          p[1] && (fontName === '0' || /[0-9]/.test(fontName))
+            ? height
+            : p[1]
+              ? 0
+              : defaultFont.width,
+        );
+        defaultFont = { name: fontName, height, width };
+        break;
+      }
+      case '^BY':
+        by = {
+          module: Math.max(1, Number(p[0]) || by.module),
+          ratio: Math.min(3, Math.max(2, Number(p[1]) || by.ratio)),
+          height: dots(p[2], by.height),
+        };
+        break;
+      case '^CI':
+        ci = Number(p[0]) || 0;
+        break;
+      case '^MU': {
+        const u = (p[0] || 'D').toUpperCase();
+        const dpi = ctx.dpmm * 25.4;
+        if (u === 'I') unit = dpi;
+        else if (u === 'M') unit = ctx.dpmm;
+        else {
+          const from = Number(p[1]);
+          const to = Number(p[2]);
+          unit = from > 0 && to > 0 ? to / from : 1;
+        }
+        break;
+      }
+      case '^LH':
+        home = { x: dots(p[0]), y: dots(p[1]) };
+        break;
+      case '^LS':
+        shift = { ...shift, x: Number(p[0]) || 0 };
+        break;
+      case '^LT':
+        shift = { ...shift, y: Number(p[0]) || 0 };
+        break;
+      case '^LR':
+        reverseAll = (p[0] ?? '').toUpperCase() === 'Y';
+        break;
+      case '^PO':
+        invert = (p[0] ?? '').toUpperCase() === 'I';
+        break;
+      case '^PM':
+        mirror = (p[0] ?? '').toUpperCase() === 'Y';
+        break;
+      case '^PW':
+      case '^LL':
+        break; // sizes are read by the plan
+      case '^GB': {
+        const t = dots(p[2], 1);
+        current().kind = {
+          type: 'picture',
+          bitmap: drawBox(dots(p[0], t), dots(p[1], t), t, Number(p[4]) || 0),
+        };
+        if ((p[3] ?? '').toUpperCase() === 'W') whiten();
+        break;
+      }
+      case '^GC': {
+        const d = dots(p[0], 3);
+        current().kind = { type: 'picture', bitmap: drawEllipse(d, d, dots(p[1], 1)) };
+        if ((p[2] ?? '').toUpperCase() === 'W') whiten();
+        break;
+      }
+      case '^GE': {
+        const t = dots(p[2], 1);
+        current().kind = { type: 'picture', bitmap: drawEllipse(dots(p[0], t), dots(p[1], t), t) };
+        if ((p[3] ?? '').toUpperCase() === 'W') whiten();
+        break;
+      }
+      case '^GD': {
+        const t = dots(p[2], 1);
+        current().kind = {
+          type: 'picture',
+          bitmap: drawDiagonal(dots(p[0], t), dots(p[1], t), t, (p[4] || 'R').toUpperCase()),
+        };
+        if ((p[3] ?? '').toUpperCase() === 'W') whiten();
+        break;
+      }
+      case '^GF': {
+        const rest = params.split(',');
+        const data = rest.slice(4).join(',');
+        const format = (p[0] || 'A').toUpperCase();
+        const decoded = decodeGf(format, Number(p[1]), Number(p[2]), Number(p[3]), data);
+        if (!decoded) {
+          note(skipped, format === 'C' ? '^GF (format C)' : '^GF');
+          break;
+        }
+        if (decoded.warning) warnings.push(decoded.warning);
+        current().kind = { type: 'picture', bitmap: decoded.bitmap };
+        break;
+      }
+      case '^GS': {
+        const f = current();
+        f.kind = { type: 'symbol', params: p };
+        f.orientation = orientationOf(p[0], fw);
+        break;
+      }
+      case '^XG': {
+        const stored = ctx.graphics.get(objectName(p[0] ?? ''));
+        if (!stored) {
+          warnings.push(`^XG ${p[0]}: no such graphic`);
+          break;
+        }
+        current().kind = {
+          type: 'picture',
+          bitmap: stored.magnify(Number(p[1]) || 1, Number(p[2]) || 1),
+        };
+        break;
+      }
+      case '^IL': {
+        const stored = ctx.graphics.get(objectName(p[0] ?? ''));
+        if (stored)
+          fields.push({
+            ...newField(),
+            x: 0,
+            y: 0,
+            positioned: true,
+            kind: { type: 'picture', bitmap: stored },
+          });
+        else warnings.push(`^IL ${p[0]}: no such image`);
+        break;
+      }
+      default:
+        if (!NOT_DRAWN.has(name)) note(skipped, name);
+    }
+  }
+  if (field) finish();
+
+  // ^FN: fields without a position give their data to the format's fields of the same number.
+  const values = new Map<number, string>();
+  for (const f of fields)
+    if (!f.positioned && f.fn !== undefined && f.data !== undefined) values.set(f.fn, f.data);
+  const label = new Bitmap(ctx.width, ctx.height);
+  for (const f of fields) {
+    if (!f.positioned) continue;
+    const data = f.fn !== undefined ? (values.get(f.fn) ?? f.data) : f.data;
+    drawField(label, f, data, copy, ctx, defaultFont, warnings, skipped);
+  }
+  let out = label;
+  if (mirror) out = mirrored(out);
+  if (invert) out = out.rotate('I');
+  return { bitmap: out, skipped, warnings };
+
+  function finish(): void {
+    if (field) fields.push(field);
+    field = undefined;
+    // The next field starts where this one did unless it says otherwise.
+  }
+  function whiten(): void {
+    // A white shape only shows over black: drawn as a reversed field, it clears what it covers.
+    current().reverse = true;
+  }
+}
+
+function note(list: string[], name: string): void {
+  if (!list.includes(name)) list.push(name);
+}
+
+function mirrored(src: Bitmap): Bitmap {
+  const out = new Bitmap(src.width, src.height);
+  for (let y = 0; y < src.height; y++) {
+    for (let x = 0; x < src.width; x++)
+      out.data[y * src.width + x] = src.data[y * src.width + src.width - 1 - x]!;
+  }
+  return out;
+}
+
+function drawField(
+  label: Bitmap,
+  f: Field,
+  data: string | undefined,
+  copy: number,
+  ctx: ZplDrawContext,
+  defaultFont: FontRequest,
+  warnings: string[],
+  skipped: string[],
+): void {
+  const reverse = f.reverse;
+  let upright: Bitmap;
+  let anchorY: number; // the ^FT anchor's row in the upright bitmap
+  let orientation = f.orientation;
+  const text = () => {
+    let value = data ?? '';
+    if (f.serial) value = serialValue(value, f.serial.step, copy, f.serial.pad);
+    return decodeField(value, f.charset, ctx.fromBytes, f.hex);
+  };
+  if (f.kind.type === 'picture') {
+    upright = f.kind.bitmap;
+    anchorY = upright.height;
+    orientation = 'N';
+  } else if (f.kind.type === 'barcode') {
+    try {
+      const drawn = drawZplBarcode(f.kind.command, f.kind.params, text(), {
+        module: f.module,
+        ratio: f.ratio,
+        height: f.barHeight,
+        dpmm: ctx.dpmm,
+      });
+      upright = drawn.bitmap;
+      anchorY = drawn.barsBottom;
+    } catch (error) {
+      const reason =
+        error instanceof BarcodeDataError ? error.message : String((error as Error).message);
+      warnings.push(`^${f.kind.command} not drawn: ${reason}`);
+      return;
+    }
+  } else if (f.kind.type === 'symbol') {
+    const height = Number(f.kind.params[1]) || defaultFont.height;
+    const width = Number(f.kind.params[2]) || height;
+    const symbols: Record<string, string> = { A: '®', B: '©', C: '™', D: 'UL', E: 'SP' };
+    const drawn = drawText(symbols[(data ?? 'A').trim()[0]?.toUpperCase() ?? 'A'] ?? '®', {
+      name: '0',
+      height,
+      width,
+    });
+    upright = drawn.bitmap;
+    anchorY = drawn.baseline;
+  } else {
+    if (data === undefined) return;
+    const font = f.font ?? defaultFont;
+    orientation = f.font?.orientation ?? f.orientation;
+    const value = text();
+    const drawn =
+      f.block && f.block.width > 0 ? drawBlock(value, font, f.block) : drawText(value, font);
+    upright = drawn.bitmap;
+    anchorY = drawn.baseline;
+    if (!isFinite(anchorY)) note(skipped, '^FD');
+  }
+  const turned = upright.rotate(orientation);
+  if (f.baseline) {
+    const [ax, ay] = rotatePoint(orientation, 0, anchorY, upright.width, upright.height);
+    label.draw(turned, f.x - ax, f.y - ay, reverse);
+  } else label.draw(turned, f.x, f.y, reverse);
+}

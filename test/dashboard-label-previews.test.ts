@@ -1,0 +1,152 @@
+/**
+ * Labels as pictures on the dashboard's job page (Chromium against a real cloud process): a
+ * sandbox ZPL job of a ^PQ batch shows every label with a zoom, its ZPL beside them as numbered
+ * lines, and the commands the pictures could not draw named under them. axe-core, 375 px, and
+ * the page in English, French and Haitian Creole.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import {
+  DashboardWorld,
+  DESKTOP,
+  OWNER,
+  PHONE,
+  accessTokenOf,
+  assertAccessible,
+  logIn,
+  ownerWithOrganization,
+  scrollsSideways,
+} from './dashboard-support.js';
+
+/** Screenshots for a person to look at (not compared): PRINTWIRE_SCREENSHOTS=DIR keeps them. */
+const SHOTS = process.env.PRINTWIRE_SCREENSHOTS;
+const ZPL = [
+  '^XA',
+  '^PW406^LL203',
+  '^FO20,20^A0N,36,36^FDBIN A-12^FS',
+  '^FO20,70^BY2^BCN,60,Y,N,N^FD000123^FS',
+  '^FO300,20^GB80,80,40^FS',
+  '^XY',
+  '^PQ2',
+  '^XZ',
+].join('\n');
+
+describe('labels as pictures on the job page', () => {
+  let world: DashboardWorld;
+  let page: Page;
+  let orgPath = '';
+  let jobId = '';
+  let templateId = '';
+  const problems: string[][] = [];
+
+  before(async () => {
+    world = await DashboardWorld.start();
+    const opened = await ownerWithOrganization(world);
+    ({ page, orgPath } = opened);
+    problems.push(opened.problems);
+    const token = await accessTokenOf(world, OWNER);
+    const call = async (path: string, body: unknown, key = token) => {
+      const res = await fetch(`${world.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      assert.ok(res.ok, JSON.stringify(json));
+      return json;
+    };
+    const key = await call(`/orgs/${opened.orgId}/api-keys`, {
+      name: 'Labels',
+      mode: 'test',
+      scopes: ['jobs:write', 'jobs:read', 'printers:read'],
+    });
+    const job = await call(
+      '/v1/jobs',
+      { printer: { alias: 'label' }, type: 'zpl', encoding: 'utf8', data: ZPL },
+      key.key as string,
+    );
+    jobId = job.id as string;
+    const template = await call(`/orgs/${opened.orgId}/templates/from-gallery`, {
+      galleryId: 'label-shipping-4x6',
+    });
+    templateId = template.id as string;
+  });
+  after(async () => {
+    await world?.stop();
+    assert.deepEqual(problems.flat(), [], 'no CSP violation or page error');
+  });
+
+  test('every label of the batch is drawn, the ZPL beside it, the command not drawn named', async () => {
+    await page.goto(`${orgPath}/jobs/${jobId}?mode=test`);
+    const first = page.getByRole('img', { name: `Label 1 of job ${jobId}` });
+    await first.waitFor();
+    await page.getByRole('img', { name: `Label 2 of job ${jobId}` }).waitFor();
+    await page.getByText('Labels printed: 2').waitFor();
+    await page.getByText('Label 2 of 2').waitFor();
+    const note = page.getByRole('note');
+    assert.match((await note.textContent()) ?? '', /could not draw:\s*\^XY/);
+    const code = page.getByRole('list', { name: /zpl/i });
+    assert.equal(await code.getByRole('listitem').count(), 8, 'the ZPL, one numbered line each');
+    const natural = await first.evaluate(
+      (img) => (img as unknown as { naturalWidth: number }).naturalWidth,
+    );
+    assert.equal(natural, 406, `the label at its dots: ${String(natural)}`);
+    const zoom = page.getByRole('button', { name: 'Real size' });
+    await zoom.click();
+    assert.equal(await zoom.getAttribute('aria-pressed'), 'true');
+    assert.equal(Math.round((await first.boundingBox())!.width), 406, 'real size: one dot a pixel');
+    await assertAccessible(page, 'job page with labels');
+  });
+
+  test('the template editor shows a ZPL template as its label, the commands beside it', async () => {
+    await page.goto(`${orgPath}/templates/${templateId}`);
+    const label = page.getByRole('img', { name: 'Label 1 of the preview' });
+    await label.waitFor();
+    const natural = await label.evaluate(
+      (img) => (img as unknown as { naturalWidth: number }).naturalWidth,
+    );
+    assert.equal(natural, 812, 'a 4 × 6 in label at 203 dpi');
+    await page
+      .getByRole('list', { name: 'Commands the printer receives' })
+      .getByText('^XA')
+      .first()
+      .waitFor();
+    await page.getByText('Every command was drawn.').waitFor();
+    await assertAccessible(page, 'template editor with a label');
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}/template-label-en-1280.png` });
+    }
+  });
+
+  test('in three languages, at 1280 and 375 px, the labels fit the page', async () => {
+    const words = {
+      en: 'Label 1 of 2',
+      fr: 'Étiquette 1 sur 2',
+      ht: 'Etikèt 1 sou 2',
+    } as const;
+    for (const lang of ['en', 'fr', 'ht'] as const) {
+      for (const viewport of [DESKTOP, PHONE]) {
+        const { page: p, problems: pp } = await world.page({ viewport });
+        problems.push(pp);
+        await p.goto('/login');
+        await logIn(p, OWNER);
+        await p.getByRole('heading', { name: 'Boulangerie Marie' }).waitFor();
+        await p.evaluate(`localStorage.setItem('printwire.language', '${lang}')`);
+        await p.goto(`${orgPath}/jobs/${jobId}?mode=test`);
+        await p.getByText(words[lang]).waitFor();
+        await p.locator('.label-list img').nth(1).waitFor();
+        assert.equal(await scrollsSideways(p), false, `${lang} ${viewport.width} px`);
+        await assertAccessible(p, `job labels, ${lang}, ${viewport.width} px`);
+        if (SHOTS) {
+          mkdirSync(SHOTS, { recursive: true });
+          await p.locator('.label-view').scrollIntoViewIfNeeded();
+          await p.screenshot({ path: `${SHOTS}/job-labels-${lang}-${viewport.width}.png` });
+        }
+        await p.context().close();
+      }
+    }
+  });
+});
