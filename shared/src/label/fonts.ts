@@ -6,7 +6,7 @@
  * whole factors as the printer magnifies them. Glyphs are cached per size.
  */
 import { readFileSync } from 'node:fs';
-import opentype, { type Font, type PathCommand } from 'opentype.js';
+import { createRequire } from 'node:module';
 import { getFont as getTerminus, type BitmapFont } from '../escpos/fonts.js';
 import { Bitmap, fillPolygons } from './bitmap.js';
 
@@ -37,6 +37,32 @@ export const BITMAP_FONTS: Record<string, { h: number; w: number; gap: number; b
   };
 
 // ---- font 0 ----------------------------------------------------------------------------------
+
+// The part of opentype.js (which ships no types) that font 0 uses.
+interface PathCommand {
+  type: 'M' | 'L' | 'Q' | 'C' | 'Z';
+  x?: number;
+  y?: number;
+  x1?: number;
+  y1?: number;
+  x2?: number;
+  y2?: number;
+}
+interface Glyph {
+  advanceWidth?: number;
+  getPath(x: number, y: number, fontSize: number): { commands: PathCommand[] };
+}
+interface Font {
+  unitsPerEm: number;
+  ascender: number;
+  descender: number;
+  charToGlyph(char: string): Glyph;
+  hasChar(char: string): boolean;
+}
+
+const opentype = createRequire(import.meta.url)('opentype.js') as {
+  parse(buffer: ArrayBuffer): Font;
+};
 
 let scalable: Font | undefined;
 function font0(): Font {

@@ -3,9 +3,9 @@
  * (content in, PNG out). `renderLabel` also says how many labels the content prints and which
  * commands it did not draw.
  */
-import { encodePng1Bit } from '../escpos/png.js';
 import type { Bitmap } from './bitmap.js';
 import { drawEplLabel, planEpl } from './epl/render.js';
+import { encodeLabelPng } from './png.js';
 import { parseZpl } from './zpl/parse.js';
 import { planZpl } from './zpl/plan.js';
 import { drawZplLabel } from './zpl/render.js';
@@ -124,7 +124,7 @@ export function renderLabel(
     skipped = drawn.skipped;
     warnings = drawn.warnings;
   }
-  const png = encodePng1Bit(bitmap.data, bitmap.width, bitmap.height);
+  const png = encodeLabelPng(bitmap);
   return { png, width: bitmap.width, height: bitmap.height, labelCount, skipped, warnings };
 }
 
