@@ -306,3 +306,62 @@ describe('EPL2', () => {
     ]);
   });
 });
+
+describe('text placement and character sets', () => {
+  const same = (a: string | Uint8Array, b: string | Uint8Array) =>
+    assert.deepEqual(readPng(renderLabel(a).png).data, readPng(renderLabel(b).png).data);
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(
+      Buffer.concat(
+        parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))),
+      ),
+    );
+
+  it('^FT puts the baseline at y (the ink of H ends on the row above), ^FO the top of the cell', () => {
+    const ft = inkBox(dots('^XA^FT100,200^A0N,50,50^FDH^FS^XZ'))!;
+    assert.equal(ft.y + ft.h, 200);
+    const fo = inkBox(dots('^XA^FO100,200^A0N,50,50^FDH^FS^XZ'))!;
+    assert.equal(fo.y - ft.y, 40, 'the baseline sits 0.8 of the cell height below ^FO');
+    assert.ok(fo.h >= 35 && fo.h <= 38, `caps about 73 % of the height (${fo.h})`);
+  });
+
+  it('^FW and ^A orientations turn the text about its field origin', () => {
+    const n = inkBox(dots('^XA^FO100,100^A0N,40,40^FDWIDE TEXT^FS^XZ'))!;
+    const r = inkBox(dots('^XA^FWR^FO100,100^A0,40,40^FDWIDE TEXT^FS^XZ'))!;
+    assert.ok(n.w > n.h && r.h > r.w);
+    assert.deepEqual([r.w, r.h], [n.h, n.w]);
+    assert.ok(r.x >= 100 && r.y >= 100);
+  });
+
+  it('^FB wraps at spaces and centres each line in the block', () => {
+    const d = dots(
+      '^XA^FO0,0^FB400,3,0,C^A0N,40,40^FDAAAA BBBB CCCC DDDD EEEE FFFF GGGG HHHH^FS^XZ',
+    );
+    const box = inkBox(d)!;
+    assert.ok(Math.abs(box.x + box.w / 2 - 200) <= 3, `centred (${box.x}, ${box.w})`);
+    assert.ok(box.h > 80 && box.h <= 120, 'three lines at most');
+    const breaks = inkBox(dots('^XA^FO0,0^FB400,2,0,L^A0N,40,40^FDA\\&B^FS^XZ'))!;
+    assert.ok(breaks.h > 60, '\\& starts a second line');
+  });
+
+  it('bitmap fonts keep their cells: A at twice its 9-dot height fills no more than 18 rows', () => {
+    const box = inkBox(dots('^XA^FO10,10^AAN,18,10^FDHELLO^FS^XZ'))!;
+    assert.ok(box.h <= 18 && box.h >= 14, `height ${box.h}`);
+    assert.equal(box.w, 5 * 12 - 2, 'five 10-dot cells with 2-dot gaps between them');
+  });
+
+  it('^CI28 decodes UTF-8, from ^FH escapes or from bytes; ^CI27 is CP1252; ^CI0 is CP850', () => {
+    const plain = '^XA^FO10,10^A0N,40,40^FDé^FS^XZ';
+    same('^XA^CI28^FO10,10^A0N,40,40^FH^FD_C3_A9^FS^XZ', plain);
+    same(bytes('^XA^CI28^FO10,10^A0N,40,40^FD', [0xc3, 0xa9], '^FS^XZ'), plain);
+    same(bytes('^XA^CI27^FO10,10^A0N,40,40^FD', [0xe9], '^FS^XZ'), plain);
+    same(bytes('^XA^FO10,10^A0N,40,40^FD', [0x82], '^FS^XZ'), plain);
+  });
+
+  it('EPL I picks the code page of the bytes (I8,A Windows 1252, I8,0 DOS 437)', () => {
+    const line = (cp: string, b: number) =>
+      bytes(`N\nI8,${cp},001\nq200\nQ100,0\nA10,10,0,4,1,1,N,"`, [b], '"\nP1\n');
+    same(line('A', 0xe9), line('0', 0x82));
+    assert.ok(inkIn(dots(line('A', 0xe9)), 0, 0, 200, 100) > 0);
+  });
+});
