@@ -365,3 +365,36 @@ describe('text placement and character sets', () => {
     assert.ok(inkIn(dots(line('A', 0xe9)), 0, 0, 200, 100) > 0);
   });
 });
+
+describe("Zebra's other barcodes", () => {
+  it('^B1 ^BI ^BJ ^BM ^BP ^BZ ^B5 ^BL ^BS and ^B0 are drawn, none skipped', () => {
+    const fields = [
+      '^B1N,N,60,Y,N^FD0123452',
+      '^BIN,60,Y,N^FD123456',
+      '^BJN,60,Y,N^FD123456',
+      '^BMN,B,60,Y,N^FD123456',
+      '^BPN,N,60,Y,N^FD12345',
+      '^BZN,40,Y,N^FD12345678901',
+      '^B5N,40,Y,N^FD12345678901',
+      '^BLN,60,N^FDLOGMARS',
+      '^BSN,60,Y,N^FD12345',
+      '^B0N,4^FDalias',
+    ];
+    for (const field of fields) {
+      const r = renderLabel(`^XA^BY2^FO20,20${field}^FS^XZ`);
+      assert.deepEqual([r.skipped, r.warnings], [[], []], field);
+      assert.ok(inkIn(readPng(r.png), 0, 0, 812, 300) > 100, field);
+    }
+  });
+
+  it(
+    '^BL LOGMARS is Code 39 with its mod 43 check character',
+    { skip: skipWithout('zbarimg') },
+    () => {
+      // zbar does not check Code 39's optional check character: it reads it as data.
+      assert.deepEqual(zbarTyped(renderLabel('^XA^BY2^FO20,20^BLN,60,N^FDLOGMARS^FS^XZ').png), [
+        'CODE-39:LOGMARSJ',
+      ]);
+    },
+  );
+});
