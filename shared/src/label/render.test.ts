@@ -398,3 +398,23 @@ describe("Zebra's other barcodes", () => {
     },
   );
 });
+
+describe('^TB and ^CC', () => {
+  it('^TB wraps text in a box and keeps the lines its height holds', () => {
+    const text = 'ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN';
+    const box = inkBox(dots(`^XA^FO10,10^A0N,40,40^TBN,200,90^FD${text}^FS^XZ`))!;
+    assert.ok(box.w <= 200, `within the width (${box.w})`);
+    assert.ok(box.h > 40 && box.h <= 90, `two lines of 40 in 90 dots (${box.h})`);
+  });
+
+  it('^CC changes the command prefix for the rest of the content', () => {
+    const d = dots('^XA^CC+\n+FO10,10+GB50,50,50+FS+XZ');
+    assert.equal(inkIn(d, 10, 10, 50, 50), 2500);
+  });
+
+  it('a ^FB of 9999 lines with little text takes the room of its text only', () => {
+    const r = renderLabel('^XA^FO10,10^FB400,9999^A0N,40,40^FDSHORT^FS^XZ');
+    assert.deepEqual(r.warnings, []);
+    assert.ok(inkIn(readPng(r.png), 0, 0, 400, 60) > 0);
+  });
+});

@@ -185,6 +185,21 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         f.serial = { step: Number(p[1]) || 1, pad: (p[2] ?? 'N').toUpperCase() === 'Y' };
         break;
       }
+      case '^TB': {
+        // A text block: as many lines as its height holds, wrapped, left-justified.
+        const f = current();
+        f.orientation = orientationOf(p[0], fw);
+        if (f.font) f.font.orientation = f.orientation;
+        f.block = {
+          width: dots(p[1], 0),
+          lines: 9999,
+          spacing: 0,
+          justify: 'L',
+          indent: 0,
+          height: dots(p[2], 0),
+        };
+        break;
+      }
       case '^FB':
         current().block = {
           width: dots(p[0], 0),
