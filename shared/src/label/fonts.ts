@@ -6,7 +6,8 @@
  * whole factors as the printer magnifies them. Glyphs are cached per size.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// @ts-expect-error opentype.js ships no types: the few shapes font 0 uses are declared below.
+import opentypeModule from 'opentype.js';
 import { getFont as getTerminus, type BitmapFont } from '../escpos/fonts.js';
 import { Bitmap, fillPolygons } from './bitmap.js';
 
@@ -60,9 +61,8 @@ interface Font {
   hasChar(char: string): boolean;
 }
 
-const opentype = createRequire(import.meta.url)('opentype.js') as {
-  parse(buffer: ArrayBuffer): Font;
-};
+// A static import (not a require at run time), so that bundles of the agent carry it.
+const opentype = opentypeModule as { parse(buffer: ArrayBuffer): Font };
 
 let scalable: Font | undefined;
 function font0(): Font {
