@@ -22,3 +22,4 @@ export {
   type LabelRenderOptions,
   type RenderedLabel,
 } from './label/index.js';
+export { LABEL_MAX_DOTS } from './label/bitmap.js';

@@ -163,28 +163,42 @@ export function drawMaxicode(
   const w = size / 29.5; // hexagon pitch across
   const h = height / 33; // row pitch
   const r = w / 2;
+  // One hexagon drawn once at each of the two sub-dot phases a row can start at, then stamped.
+  const stamps = new Map<string, { bitmap: Bitmap; dx: number; dy: number }>();
+  const stamp = (cx: number, cy: number) => {
+    const fx = Math.round((cx - Math.floor(cx)) * 4) / 4;
+    const fy = Math.round((cy - Math.floor(cy)) * 4) / 4;
+    const key = `${fx},${fy}`;
+    let s = stamps.get(key);
+    if (!s) {
+      const side = Math.ceil(2 * r * 1.05) + 2;
+      const hex = new Bitmap(side, side);
+      const ring: number[] = [];
+      for (let k = 0; k < 6; k++) {
+        const a = Math.PI / 6 + (k * Math.PI) / 3;
+        ring.push(side / 2 + fx + Math.cos(a) * r * 1.05, side / 2 + fy + Math.sin(a) * r * 1.05);
+      }
+      fillPolygons(hex, [ring]);
+      s = { bitmap: hex, dx: -Math.floor(side / 2), dy: -Math.floor(side / 2) };
+      stamps.set(key, s);
+    }
+    bitmap.draw(s.bitmap, Math.floor(cx) + s.dx, Math.floor(cy) + s.dy);
+  };
   for (const index of symbol.pixs) {
     const row = Math.floor(index / 30);
     const col = index % 30;
-    const cx = col * w + r + (row % 2 === 1 ? r : 0);
-    const cy = row * h + h / 2;
-    const ring: number[] = [];
-    for (let k = 0; k < 6; k++) {
-      const a = Math.PI / 6 + (k * Math.PI) / 3;
-      ring.push(cx + Math.cos(a) * r * 1.05, cy + Math.sin(a) * r * 1.05);
-    }
-    fillPolygons(bitmap, [ring]);
+    stamp(col * w + r + (row % 2 === 1 ? r : 0), row * h + h / 2);
   }
-  // The bullseye: three dark rings around the centre.
+  // The bullseye: three dark rings around the centre, in the square that holds them.
   const cx = 14 * w + r;
   const cy = 16 * h + h / 2;
   const unit = size / 28.14; // dots per millimetre
   const radii = [3.87, 3.09, 2.51, 1.73, 1.15, 0.39].map((mm) => mm * unit * 0.93);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < size; x++) {
+  const reach = Math.ceil(radii[0]!) + 1;
+  for (let y = Math.floor(cy) - reach; y <= Math.ceil(cy) + reach; y++) {
+    for (let x = Math.floor(cx) - reach; x <= Math.ceil(cx) + reach; x++) {
       const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
       if (d > radii[0]!) continue;
-      // Clear the area first, then set the dark rings (odd bands are white).
       let band = 0;
       while (band < radii.length - 1 && d <= radii[band + 1]!) band++;
       bitmap.set(x, y, band % 2 === 0 ? 1 : 0);

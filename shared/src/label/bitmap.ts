@@ -7,6 +7,12 @@
 /** ZPL's orientations: normal, rotated 90° clockwise, inverted 180°, read from bottom up (270°). */
 export type Orientation = 'N' | 'R' | 'I' | 'B';
 
+/** The most dots one bitmap (a label, or one field) may have: 50 million, 50 MB of memory. */
+export const LABEL_MAX_DOTS = 50_000_000;
+
+/** A field (or label) asked for more dots than LABEL_MAX_DOTS: the field is not drawn. */
+export class TooLargeError extends Error {}
+
 export class Bitmap {
   readonly data: Uint8Array;
 
@@ -17,6 +23,11 @@ export class Bitmap {
   ) {
     this.width = Math.max(0, Math.floor(width));
     this.height = Math.max(0, Math.floor(height));
+    if (!(this.width * this.height <= LABEL_MAX_DOTS)) {
+      throw new TooLargeError(
+        `${width} x ${height} dots is more than the ${LABEL_MAX_DOTS} dots drawn at most`,
+      );
+    }
     this.data = data ?? new Uint8Array(this.width * this.height);
   }
 

@@ -6,7 +6,8 @@
  * whole factors as the printer magnifies them. Glyphs are cached per size.
  */
 import { readFileSync } from 'node:fs';
-import opentype, { type Font, type PathCommand } from 'opentype.js';
+// @ts-expect-error opentype.js ships no types: the few shapes font 0 uses are declared below.
+import opentypeModule from 'opentype.js';
 import { getFont as getTerminus, type BitmapFont } from '../escpos/fonts.js';
 import { Bitmap, fillPolygons } from './bitmap.js';
 
@@ -37,6 +38,31 @@ export const BITMAP_FONTS: Record<string, { h: number; w: number; gap: number; b
   };
 
 // ---- font 0 ----------------------------------------------------------------------------------
+
+// The part of opentype.js (which ships no types) that font 0 uses.
+interface PathCommand {
+  type: 'M' | 'L' | 'Q' | 'C' | 'Z';
+  x?: number;
+  y?: number;
+  x1?: number;
+  y1?: number;
+  x2?: number;
+  y2?: number;
+}
+interface Glyph {
+  advanceWidth?: number;
+  getPath(x: number, y: number, fontSize: number): { commands: PathCommand[] };
+}
+interface Font {
+  unitsPerEm: number;
+  ascender: number;
+  descender: number;
+  charToGlyph(char: string): Glyph;
+  hasChar(char: string): boolean;
+}
+
+// A static import (not a require at run time), so that bundles of the agent carry it.
+const opentype = opentypeModule as { parse(buffer: ArrayBuffer): Font };
 
 let scalable: Font | undefined;
 function font0(): Font {

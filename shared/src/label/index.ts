@@ -3,9 +3,9 @@
  * (content in, PNG out). `renderLabel` also says how many labels the content prints and which
  * commands it did not draw.
  */
-import { encodePng1Bit } from '../escpos/png.js';
-import type { Bitmap } from './bitmap.js';
+import { LABEL_MAX_DOTS, type Bitmap } from './bitmap.js';
 import { drawEplLabel, planEpl } from './epl/render.js';
+import { encodeLabelPng } from './png.js';
 import { parseZpl } from './zpl/parse.js';
 import { planZpl } from './zpl/plan.js';
 import { drawZplLabel } from './zpl/render.js';
@@ -74,6 +74,14 @@ function sizeInDots(
   return Math.round(inches * DPI[dpmm]!);
 }
 
+function checkSize(width: number, height: number): void {
+  if (width * height > LABEL_MAX_DOTS) {
+    throw new RangeError(
+      `label size: ${width} x ${height} dots is more than the ${LABEL_MAX_DOTS} dots the renderer draws (^PW/^LL, q/Q, widthMm/heightMm)`,
+    );
+  }
+}
+
 /**
  * Draws one label of ZPL or EPL content. Throws RangeError for an index past the last label or an
  * option out of range; unknown commands are skipped and listed, never an error.
@@ -101,6 +109,7 @@ export function renderLabel(
     const block = plan.blocks[b]!;
     const width = sizeInDots(options.widthMm, block.width, 4, dpmm);
     const height = sizeInDots(options.heightMm, block.length, 6, dpmm);
+    checkSize(width, height);
     const drawn = drawZplLabel(block, n, {
       dpmm,
       width,
@@ -119,12 +128,13 @@ export function renderLabel(
     const found = plan.labelAt(index);
     const width = sizeInDots(options.widthMm, found.width, 4, dpmm);
     const height = sizeInDots(options.heightMm, found.length, 6, dpmm);
+    checkSize(width, height);
     const drawn = drawEplLabel(found, { dpmm, width, height, fromBytes });
     bitmap = drawn.bitmap;
     skipped = drawn.skipped;
     warnings = drawn.warnings;
   }
-  const png = encodePng1Bit(bitmap.data, bitmap.width, bitmap.height);
+  const png = encodeLabelPng(bitmap);
   return { png, width: bitmap.width, height: bitmap.height, labelCount, skipped, warnings };
 }
 

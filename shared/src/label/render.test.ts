@@ -306,3 +306,115 @@ describe('EPL2', () => {
     ]);
   });
 });
+
+describe('text placement and character sets', () => {
+  const same = (a: string | Uint8Array, b: string | Uint8Array) =>
+    assert.deepEqual(readPng(renderLabel(a).png).data, readPng(renderLabel(b).png).data);
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(
+      Buffer.concat(
+        parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))),
+      ),
+    );
+
+  it('^FT puts the baseline at y (the ink of H ends on the row above), ^FO the top of the cell', () => {
+    const ft = inkBox(dots('^XA^FT100,200^A0N,50,50^FDH^FS^XZ'))!;
+    assert.equal(ft.y + ft.h, 200);
+    const fo = inkBox(dots('^XA^FO100,200^A0N,50,50^FDH^FS^XZ'))!;
+    assert.equal(fo.y - ft.y, 40, 'the baseline sits 0.8 of the cell height below ^FO');
+    assert.ok(fo.h >= 35 && fo.h <= 38, `caps about 73 % of the height (${fo.h})`);
+  });
+
+  it('^FW and ^A orientations turn the text about its field origin', () => {
+    const n = inkBox(dots('^XA^FO100,100^A0N,40,40^FDWIDE TEXT^FS^XZ'))!;
+    const r = inkBox(dots('^XA^FWR^FO100,100^A0,40,40^FDWIDE TEXT^FS^XZ'))!;
+    assert.ok(n.w > n.h && r.h > r.w);
+    assert.deepEqual([r.w, r.h], [n.h, n.w]);
+    assert.ok(r.x >= 100 && r.y >= 100);
+  });
+
+  it('^FB wraps at spaces and centres each line in the block', () => {
+    const d = dots(
+      '^XA^FO0,0^FB400,3,0,C^A0N,40,40^FDAAAA BBBB CCCC DDDD EEEE FFFF GGGG HHHH^FS^XZ',
+    );
+    const box = inkBox(d)!;
+    assert.ok(Math.abs(box.x + box.w / 2 - 200) <= 3, `centred (${box.x}, ${box.w})`);
+    assert.ok(box.h > 80 && box.h <= 120, 'three lines at most');
+    const breaks = inkBox(dots('^XA^FO0,0^FB400,2,0,L^A0N,40,40^FDA\\&B^FS^XZ'))!;
+    assert.ok(breaks.h > 60, '\\& starts a second line');
+  });
+
+  it('bitmap fonts keep their cells: A at twice its 9-dot height fills no more than 18 rows', () => {
+    const box = inkBox(dots('^XA^FO10,10^AAN,18,10^FDHELLO^FS^XZ'))!;
+    assert.ok(box.h <= 18 && box.h >= 14, `height ${box.h}`);
+    assert.equal(box.w, 5 * 12 - 2, 'five 10-dot cells with 2-dot gaps between them');
+  });
+
+  it('^CI28 decodes UTF-8, from ^FH escapes or from bytes; ^CI27 is CP1252; ^CI0 is CP850', () => {
+    const plain = '^XA^FO10,10^A0N,40,40^FDé^FS^XZ';
+    same('^XA^CI28^FO10,10^A0N,40,40^FH^FD_C3_A9^FS^XZ', plain);
+    same(bytes('^XA^CI28^FO10,10^A0N,40,40^FD', [0xc3, 0xa9], '^FS^XZ'), plain);
+    same(bytes('^XA^CI27^FO10,10^A0N,40,40^FD', [0xe9], '^FS^XZ'), plain);
+    same(bytes('^XA^FO10,10^A0N,40,40^FD', [0x82], '^FS^XZ'), plain);
+  });
+
+  it('EPL I picks the code page of the bytes (I8,A Windows 1252, I8,0 DOS 437)', () => {
+    const line = (cp: string, b: number) =>
+      bytes(`N\nI8,${cp},001\nq200\nQ100,0\nA10,10,0,4,1,1,N,"`, [b], '"\nP1\n');
+    same(line('A', 0xe9), line('0', 0x82));
+    assert.ok(inkIn(dots(line('A', 0xe9)), 0, 0, 200, 100) > 0);
+  });
+});
+
+describe("Zebra's other barcodes", () => {
+  it('^B1 ^BI ^BJ ^BM ^BP ^BZ ^B5 ^BL ^BS and ^B0 are drawn, none skipped', () => {
+    const fields = [
+      '^B1N,N,60,Y,N^FD0123452',
+      '^BIN,60,Y,N^FD123456',
+      '^BJN,60,Y,N^FD123456',
+      '^BMN,B,60,Y,N^FD123456',
+      '^BPN,N,60,Y,N^FD12345',
+      '^BZN,40,Y,N^FD12345678901',
+      '^B5N,40,Y,N^FD12345678901',
+      '^BLN,60,N^FDLOGMARS',
+      '^BSN,60,Y,N^FD12345',
+      '^B0N,4^FDalias',
+    ];
+    for (const field of fields) {
+      const r = renderLabel(`^XA^BY2^FO20,20${field}^FS^XZ`);
+      assert.deepEqual([r.skipped, r.warnings], [[], []], field);
+      assert.ok(inkIn(readPng(r.png), 0, 0, 812, 300) > 100, field);
+    }
+  });
+
+  it(
+    '^BL LOGMARS is Code 39 with its mod 43 check character',
+    { skip: skipWithout('zbarimg') },
+    () => {
+      // zbar does not check Code 39's optional check character: it reads it as data.
+      assert.deepEqual(zbarTyped(renderLabel('^XA^BY2^FO20,20^BLN,60,N^FDLOGMARS^FS^XZ').png), [
+        'CODE-39:LOGMARSJ',
+      ]);
+    },
+  );
+});
+
+describe('^TB and ^CC', () => {
+  it('^TB wraps text in a box and keeps the lines its height holds', () => {
+    const text = 'ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN';
+    const box = inkBox(dots(`^XA^FO10,10^A0N,40,40^TBN,200,90^FD${text}^FS^XZ`))!;
+    assert.ok(box.w <= 200, `within the width (${box.w})`);
+    assert.ok(box.h > 40 && box.h <= 90, `two lines of 40 in 90 dots (${box.h})`);
+  });
+
+  it('^CC changes the command prefix for the rest of the content', () => {
+    const d = dots('^XA^CC+\n+FO10,10+GB50,50,50+FS+XZ');
+    assert.equal(inkIn(d, 10, 10, 50, 50), 2500);
+  });
+
+  it('a ^FB of 9999 lines with little text takes the room of its text only', () => {
+    const r = renderLabel('^XA^FO10,10^FB400,9999^A0N,40,40^FDSHORT^FS^XZ');
+    assert.deepEqual(r.warnings, []);
+    assert.ok(inkIn(readPng(r.png), 0, 0, 400, 60) > 0);
+  });
+});

@@ -62,6 +62,8 @@ export interface FieldBlock {
   spacing: number;
   justify: string;
   indent: number;
+  /** ^TB: the block's height in dots, which sets the line count (else `lines`). */
+  height?: number;
 }
 
 /** Breaks text into lines no wider than the block (at spaces; `\&` forces a break). */
@@ -88,13 +90,14 @@ export function wrapLines(text: string, font: FontRequest, width: number): strin
  */
 export function drawBlock(text: string, font: FontRequest, block: FieldBlock): TextBitmap {
   const all = wrapLines(text, font, block.width);
-  const lines = all.slice(0, Math.max(1, block.lines));
   const cell = cellSize(font).height;
   const pitch = cell + block.spacing;
-  const bitmap = new Bitmap(
-    Math.max(1, block.width),
-    pitch * Math.max(1, block.lines) - block.spacing,
-  );
+  if (block.height !== undefined) {
+    block = { ...block, lines: Math.max(1, Math.floor((block.height + block.spacing) / pitch)) };
+  }
+  const lines = all.slice(0, Math.max(1, block.lines));
+  // Only the lines printed take room; ^FT's baseline is still the block's last line's.
+  const bitmap = new Bitmap(Math.max(1, block.width), pitch * lines.length - block.spacing);
   let baseline = 0;
   lines.forEach((line, i) => {
     const drawn = drawText(line, font);

@@ -5,7 +5,7 @@
  * has it), read by count, so it may hold line breaks.
  */
 import iconv from 'iconv-lite';
-import { Bitmap, rotatePoint, type Orientation } from '../bitmap.js';
+import { Bitmap, rotatePoint, TooLargeError, type Orientation } from '../bitmap.js';
 import {
   BarcodeDataError,
   drawLinear,
@@ -292,6 +292,16 @@ export function drawEplLabel(
   const decode = (text: string) =>
     ctx.fromBytes ? iconv.decode(Buffer.from(text, 'latin1'), charset) : text;
   for (const c of label.commands) {
+    try {
+      command(c);
+    } catch (error) {
+      if (!(error instanceof TooLargeError)) throw error;
+      warnings.push(`${c.name} not drawn: ${error.message}`);
+    }
+  }
+  return { bitmap: out, skipped, warnings };
+
+  function command(c: EplCommand): void {
     const a = c.args;
     switch (c.name) {
       case 'I':
@@ -412,7 +422,6 @@ export function drawEplLabel(
         if (!NOT_DRAWN.has(c.name)) note(skipped, c.name);
     }
   }
-  return { bitmap: out, skipped, warnings };
 }
 
 function note(list: string[], name: string): void {

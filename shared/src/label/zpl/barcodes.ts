@@ -35,9 +35,19 @@ export const ZPL_BARCODES = new Set([
   'BX',
   'B7',
   'BO',
+  'B0',
   'BD',
   'BR',
   'BF',
+  'B1',
+  'BI',
+  'BJ',
+  'BM',
+  'BP',
+  'BZ',
+  'B5',
+  'BL',
+  'BS',
 ]);
 
 const yes = (v: string | undefined, fallback: boolean) =>
@@ -260,6 +270,53 @@ export function drawZplBarcode(
         return drawZplBarcode(linearCmd[0], ['N', String(height), 'Y', 'N'], linearPart, sized);
       }
       return drawZplBarcode('BC', ['N', String(height), 'Y', 'N', 'N', 'D'], linearPart, sized);
+    }
+  }
+  // Zebra's other linear symbologies, all drawn by bwip-js.
+  switch (command) {
+    case 'B0':
+      return drawZplBarcode('BO', p, data, d);
+    case 'B1':
+      // Code 11: e = one (Y) or two (N) check digits
+      return linear('code11', data, data, p[2], p[3], p[4], { includecheck: true });
+    case 'BI':
+      return linear('industrial2of5', data, data, p[1], p[2], p[3]);
+    case 'BJ':
+      return linear('code2of5', data, data, p[1], p[2], p[3]);
+    case 'BM': {
+      const check = (p[1] || 'B').toUpperCase();
+      return linear(
+        'msi',
+        data,
+        data,
+        p[2],
+        p[3],
+        p[4],
+        check === 'A' ? {} : { includecheck: true },
+      );
+    }
+    case 'BP':
+      return linear('plessey', data, data, p[2], p[3], p[4]);
+    case 'BZ':
+      return linear('postnet', data.replace(/\D/g, ''), data, p[1], p[2], p[3], {}, false);
+    case 'B5':
+      return linear('planet', data.replace(/\D/g, ''), data, p[1], p[2], p[3], {}, false);
+    case 'BL':
+      // LOGMARS: Code 39 with its mod 43 check digit always
+      return linear('code39', data, data, p[1], 'N', p[2], { includecheck: true }, false);
+    case 'BS': {
+      const digits = data.replace(/\D/g, '');
+      const bcid = digits.length <= 2 ? 'ean2' : 'ean5';
+      return linear(
+        bcid,
+        digits.padStart(bcid === 'ean2' ? 2 : 5, '0').slice(0, 5),
+        digits,
+        p[1],
+        p[2],
+        p[3],
+        {},
+        true,
+      );
     }
   }
   throw new Error(`^${command} is not a barcode`);

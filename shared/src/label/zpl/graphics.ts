@@ -3,7 +3,7 @@
  * or binary) and ~DG (stored graphics, ASCII hex). Bit 1 is a black dot, rows `bytesPerRow` long.
  */
 import { inflateSync } from 'node:zlib';
-import { Bitmap } from '../bitmap.js';
+import { Bitmap, LABEL_MAX_DOTS, TooLargeError } from '../bitmap.js';
 
 export interface DecodedGraphic {
   bitmap: Bitmap;
@@ -31,6 +31,7 @@ function hexValue(c: number): number {
 
 /** Expands ZPL's compressed ASCII hex into bytes, `bytesPerRow` per row, `total` at most. */
 export function decodeCompressedHex(data: string, bytesPerRow: number, total: number): Uint8Array {
+  checkGraphicSize(total);
   const out = new Uint8Array(total);
   const rowNibbles = bytesPerRow * 2;
   let row = 0;
@@ -79,6 +80,15 @@ export function decodeCompressedHex(data: string, bytesPerRow: number, total: nu
   return out;
 }
 
+/** Refuses graphics whose declared size alone passes the limit (before allocating it). */
+export function checkGraphicSize(total: number): void {
+  if (!(total * 8 <= LABEL_MAX_DOTS)) {
+    throw new TooLargeError(
+      `a graphic of ${total} bytes is more than the ${LABEL_MAX_DOTS} dots drawn at most`,
+    );
+  }
+}
+
 /** The bytes of ^GF/~DG ASCII data: `:Z64:`/`:B64:` (checked against their CRC) or compressed hex. */
 export function decodeAsciiGraphic(
   data: string,
@@ -95,11 +105,12 @@ export function decodeAsciiGraphic(
   let bytes: Uint8Array = Buffer.from(b64, 'base64');
   if (kind === 'Z64') {
     try {
-      bytes = inflateSync(bytes);
+      bytes = inflateSync(bytes, { maxOutputLength: total + 65_536 });
     } catch {
       return { bytes: new Uint8Array(total), warning: `^GF Z64 data does not inflate` };
     }
   }
+  checkGraphicSize(total);
   const out = new Uint8Array(total);
   out.set(bytes.subarray(0, total));
   return { bytes: out, ...(warning ? { warning } : {}) };

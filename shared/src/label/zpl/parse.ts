@@ -51,6 +51,17 @@ export function parseZpl(content: string): ZplCommand[] {
         continue;
       }
     }
+    if (code === 'CC' || code === 'CT' || code === 'CD') {
+      // One character: the new prefix (or delimiter), in force from the next character on.
+      while (i < content.length && (content[i] === '\r' || content[i] === '\n')) i++;
+      const next = content[i] ?? '';
+      i++;
+      commands.push({ name: prefix + code, params: next });
+      if (code === 'CC' && next) caret = next;
+      if (code === 'CT' && next) tilde = next;
+      while (i < content.length && !isPrefix(content[i])) i++;
+      continue;
+    }
     const dataOnly = prefix === '^' && DATA_COMMANDS.has(code);
     let end = i;
     while (end < content.length) {
@@ -63,14 +74,6 @@ export function parseZpl(content: string): ZplCommand[] {
     i = end;
     // ^A is one letter; its font name is the next character and part of the name (^A0, ^AB, ^A@).
     commands.push({ name: prefix + code, params });
-    if (code === 'CC' || code === 'CT') {
-      const next = params[0];
-      if (next) {
-        if (prefix === '^' && code === 'CC') caret = next;
-        else if (code === 'CC') caret = next;
-        else tilde = next;
-      }
-    }
   }
   return commands;
 }

@@ -3,7 +3,7 @@
  * (^DF) go into the printer's memory, a ^XF recalls a format into the label that names it, and each
  * ^XA…^XZ prints ^PQ copies (a format definition prints nothing).
  */
-import { Bitmap } from '../bitmap.js';
+import { Bitmap, TooLargeError } from '../bitmap.js';
 import { bitmapFromRows, decodeAsciiGraphic } from './graphics.js';
 import { splitParams, type ZplCommand } from './parse.js';
 
@@ -48,9 +48,14 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
       const perRow = Number(p[2]);
       if (perRow > 0 && total > 0) {
         const data = command.params.split(',').slice(3).join(',');
-        const { bytes, warning } = decodeAsciiGraphic(data, perRow, total);
-        if (warning) warnings.push(warning.replace('^GF', '~DG'));
-        graphics.set(objectName(p[0]!), bitmapFromRows(bytes, perRow, Math.ceil(total / perRow)));
+        try {
+          const { bytes, warning } = decodeAsciiGraphic(data, perRow, total);
+          if (warning) warnings.push(warning.replace('^GF', '~DG'));
+          graphics.set(objectName(p[0]!), bitmapFromRows(bytes, perRow, Math.ceil(total / perRow)));
+        } catch (error) {
+          if (!(error instanceof TooLargeError)) throw error;
+          warnings.push(`~DG ${p[0]} not stored: ${error.message}`);
+        }
       }
       continue;
     }

@@ -4,7 +4,7 @@
  * ^FB ^FH ^FR ^FN ^SN, a barcode or graphic command, ^FD/^FV) fill the field in progress, and ^FS
  * ends it. Fields are drawn at ^XZ, once the ^FN values of a recalled format are all known.
  */
-import { Bitmap, rotatePoint, type Orientation } from '../bitmap.js';
+import { Bitmap, rotatePoint, TooLargeError, type Orientation } from '../bitmap.js';
 import { BarcodeDataError } from '../barcodes.js';
 import { drawText, type FontRequest } from '../fonts.js';
 import { drawBox, drawDiagonal, drawEllipse } from '../shapes.js';
@@ -118,6 +118,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   };
 
   for (const { name, params } of block.commands) {
+    try {
+      command(name, params);
+    } catch (error) {
+      if (!(error instanceof TooLargeError)) throw error;
+      warnings.push(`${name} not drawn: ${error.message}`);
+    }
+  }
+  function command(name: string, params: string): void {
     const p = splitParams(params);
     const code = name.slice(1);
     if (name.startsWith('^A')) {
@@ -133,14 +141,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         width: dots(p[2], /[0-9]/.test(fontName) || fontName === '0' ? height : 0),
         orientation: orientationOf(p[0], fw),
       };
-      continue;
+      return;
     }
     if (name[0] === '^' && ZPL_BARCODES.has(code)) {
       const f = current();
       f.kind = { type: 'barcode', command: code, params: p };
       f.orientation = orientationOf(p[0], fw);
       if (code === 'BQ' || code === 'BD') f.orientation = code === 'BQ' ? 'N' : 'N';
-      continue;
+      return;
     }
     switch (name) {
       case '^FO':
@@ -175,6 +183,21 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         const f = current();
         f.data = p[0] ?? '';
         f.serial = { step: Number(p[1]) || 1, pad: (p[2] ?? 'N').toUpperCase() === 'Y' };
+        break;
+      }
+      case '^TB': {
+        // A text block: as many lines as its height holds, wrapped, left-justified.
+        const f = current();
+        f.orientation = orientationOf(p[0], fw);
+        if (f.font) f.font.orientation = f.orientation;
+        f.block = {
+          width: dots(p[1], 0),
+          lines: 9999,
+          spacing: 0,
+          justify: 'L',
+          indent: 0,
+          height: dots(p[2], 0),
+        };
         break;
       }
       case '^FB':
@@ -334,7 +357,12 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   for (const f of fields) {
     if (!f.positioned) continue;
     const data = f.fn !== undefined ? (values.get(f.fn) ?? f.data) : f.data;
-    drawField(label, f, data, copy, ctx, defaultFont, warnings, skipped);
+    try {
+      drawField(label, f, data, copy, ctx, defaultFont, warnings, skipped);
+    } catch (error) {
+      if (!(error instanceof TooLargeError)) throw error;
+      warnings.push(`a field at ${f.x},${f.y} not drawn: ${error.message}`);
+    }
   }
   let out = label;
   if (mirror) out = mirrored(out);
