@@ -7,8 +7,9 @@ import { keys, queryClient, useAccess, useCan, useInvitations, useMembers } from
 import { formatDate, formatRelative } from '../i18n';
 import { useSession } from '../session';
 import {
-  ActionCell,
   Button,
+  ResourceTable,
+  RowAction,
   Field,
   FormError,
   LastData,
@@ -236,36 +237,32 @@ function Invitations({ orgId, canRevoke }: { orgId: string; canRevoke: boolean }
         {list.length === 0 ? (
           <p className="empty">{t('members.noInvitations')}</p>
         ) : (
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('fields.email')}</th>
-                <th scope="col">{t('fields.role')}</th>
-                <th scope="col">{t('members.expires')}</th>
-                {canRevoke && <th scope="col">{t('common.actions')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((i) => (
-                <tr key={i.id}>
-                  <td data-label={t('fields.email')}>{i.email}</td>
-                  <td data-label={t('fields.role')}>{t(`roles.${i.role}`)}</td>
-                  <td data-label={t('members.expires')}>
-                    <time dateTime={i.expiresAt} title={formatDate(i.expiresAt, true)}>
-                      {formatRelative(i.expiresAt)}
-                    </time>
-                  </td>
-                  {canRevoke && (
-                    <ActionCell
-                      label={t('members.revoke')}
-                      named={t('members.revokeNamed', { email: i.email })}
-                      onClick={() => setRevoking(i)}
-                    />
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ResourceTable
+            rows={list}
+            rowKey={(i) => i.id}
+            columns={[
+              { header: t('fields.email'), cell: (i) => i.email },
+              { header: t('fields.role'), cell: (i) => t(`roles.${i.role}`) },
+              {
+                header: t('members.expires'),
+                cell: (i) => (
+                  <time dateTime={i.expiresAt} title={formatDate(i.expiresAt, true)}>
+                    {formatRelative(i.expiresAt)}
+                  </time>
+                ),
+              },
+            ]}
+            actions={
+              canRevoke &&
+              ((i) => (
+                <RowAction
+                  label={t('members.revoke')}
+                  named={t('members.revokeNamed', { email: i.email })}
+                  onClick={() => setRevoking(i)}
+                />
+              ))
+            }
+          />
         )}
         {revoking && (
           <RevokeInvitation

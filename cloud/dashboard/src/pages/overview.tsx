@@ -9,12 +9,12 @@ import { Link } from 'react-router';
 import { useAccess, useBilling, useOrg } from '../data';
 import { useMode } from '../frame';
 import { formatDate, formatNumber, formatRelative } from '../i18n';
-import { LastData, LoadError, Loading, PageTitle } from '../ui';
+import { LastData, LoadError, Loading, PageTitle, StatusBadge } from '../ui';
 import { Usage } from './billing';
 import { JOB_STATES } from './jobs/data';
 import { useOrgId } from './organization';
 import { useOverview } from './printers/data';
-import { Badge, JobStateBadge, errorWords } from './printers/status';
+import { JobStateBadge, errorWords } from './printers/status';
 import './printers/printers.css';
 
 /** The viewer's midnight, as the API takes it (ISO 8601). */
@@ -63,15 +63,15 @@ export function Overview() {
             ) : (
               <ul>
                 <li>
-                  <Badge tone="ok">{t('printers.status.online')}</Badge>
+                  <StatusBadge tone="ok">{t('printers.status.online')}</StatusBadge>
                   <span className="count">{formatNumber(printers.online)}</span>
                 </li>
                 <li>
-                  <Badge tone="bad">{t('printers.status.offline')}</Badge>
+                  <StatusBadge tone="bad">{t('printers.status.offline')}</StatusBadge>
                   <span className="count">{formatNumber(printers.offline)}</span>
                 </li>
                 <li>
-                  <Badge tone="warn">{t('overview2.attention')}</Badge>
+                  <StatusBadge tone="warn">{t('overview2.attention')}</StatusBadge>
                   <span className="count">{formatNumber(printers.attention)}</span>
                 </li>
               </ul>

@@ -19,7 +19,7 @@ import {
   LoadError,
   Loading,
   PageTitle,
-  SecretBox,
+  SecretPanel,
   fieldError,
 } from '../../ui';
 import { useOrgId } from '../organization';
@@ -157,7 +157,7 @@ function ActivationCode({ orgId }: { orgId: string }) {
   if (create.data) {
     return (
       <div className="panel activation">
-        <SecretBox label={t('devices.codeLabel')} value={create.data.code} />
+        <SecretPanel label={t('devices.codeLabel')} value={create.data.code} />
         <p>
           {t('devices.codeExpires', { date: formatDate(create.data.expiresAt, true) })}{' '}
           <span className="hint">

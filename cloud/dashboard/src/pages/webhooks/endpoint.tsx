@@ -16,7 +16,7 @@ import {
   FormError,
   LastData,
   Loading,
-  SecretBox,
+  SecretPanel,
   fieldError,
 } from '../../ui';
 import { ShownTime, StateBadge } from '../shown-time';
@@ -274,7 +274,7 @@ function RotateSecret({
     <Dialog title={t('webhooks.rotateTitle', { url: endpoint.url })} onClose={onClose}>
       {rotate.isSuccess ? (
         <>
-          <SecretBox label={t('webhooks.newSecretLabel')} value={rotate.data.secret} />
+          <SecretPanel label={t('webhooks.newSecretLabel')} value={rotate.data.secret} />
           <Button variant="secondary" onClick={onClose}>
             {t('common.done')}
           </Button>

@@ -19,7 +19,7 @@ import {
   LoadError,
   Loading,
   PageTitle,
-  SecretBox,
+  SecretPanel,
   fieldError,
 } from '../../ui';
 import { useOrgId } from '../organization';
@@ -171,7 +171,7 @@ function CreateEndpoint({
     return (
       <div className="panel">
         <h3>{t('webhooks.createdTitle', { url: create.data.webhook.url })}</h3>
-        <SecretBox label={t('webhooks.secretLabel')} value={create.data.secret} />
+        <SecretPanel label={t('webhooks.secretLabel')} value={create.data.secret} />
         <Button variant="secondary" onClick={onDone}>
           {t('common.done')}
         </Button>
