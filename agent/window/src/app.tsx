@@ -4,8 +4,7 @@ import { BrowserRouter, Navigate, NavLink, Route, Routes } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, listen, windowKey } from './api';
 import { keys, useAction, useAgentState, usePrompts } from './data';
-import { LANGUAGES, setLanguage, type Language } from './i18n';
-import { Button, FormError, LoadError, Loading, ToneIcon, type Tone } from './ui';
+import { Button, FormError, LanguageSwitcher, LoadError, Loading, ToneIcon, type Tone } from './ui';
 import { PrintersPage } from './pages/printers';
 import { QueuePage } from './pages/queue';
 import { ActivationPage } from './pages/activation';
@@ -80,30 +79,9 @@ function Header({ state, live }: { state: WindowState | undefined; live: boolean
           {state.paused ? t('header.resume') : t('header.pause')}
         </Button>
       )}
-      <LanguageSwitcher />
+      <LanguageSwitcher label={t('header.language')} />
       <FormError error={pause.error} />
     </header>
-  );
-}
-
-function LanguageSwitcher() {
-  const { t, i18n } = useTranslation();
-  const id = useId();
-  return (
-    <div className="language">
-      <label htmlFor={id}>{t('header.language')}</label>
-      <select
-        id={id}
-        value={i18n.language}
-        onChange={(e) => void setLanguage(e.target.value as Language)}
-      >
-        {LANGUAGES.map((l) => (
-          <option key={l.code} value={l.code} lang={l.code}>
-            {l.name}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 

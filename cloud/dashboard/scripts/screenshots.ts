@@ -271,7 +271,7 @@ try {
       path: `${org}/devices`,
       signedIn: true,
       then: async (p) => {
-        await p.locator('.state.ok').waitFor();
+        await p.locator('.status-ok').waitFor();
         await p.locator('.actions > .button.primary').click();
         await p.locator('.activation .secret pre').waitFor();
       },
@@ -309,7 +309,7 @@ try {
       for (const shot of shots.filter((s) => s.signedIn)) {
         await page.goto(shot.path);
         await page.locator('h1').waitFor();
-        await page.locator('.loading').waitFor({ state: 'detached' });
+        await page.locator('.loading').first().waitFor({ state: 'detached' });
         await shot.then?.(page);
         await page.screenshot({ path: `${out}${prefix}${shot.name}${suffix}.png`, fullPage: true });
       }

@@ -1,9 +1,7 @@
 /** The routes: the signed-out pages, and the signed-in ones inside the frame. */
-import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, RouterProvider, createBrowserRouter, useLocation } from 'react-router';
-import { queryClient } from './data';
 import { LanguageSwitcher } from './language';
 import {
   ForgotPassword,
@@ -14,7 +12,6 @@ import {
   VerifyEmail,
   useNext,
 } from './pages/auth';
-import { AcceptInvitation } from './pages/invitation';
 import { refreshSession, restoreSession, useSession } from './session';
 import { Button, Loading, PageTitle } from './ui';
 
@@ -33,8 +30,9 @@ function Public() {
   );
 }
 
-// The signed-in pages are a chunk of their own: the login page does not load them.
-const Frame = lazy(() => import('./frame').then((m) => ({ default: m.Frame })));
+// The signed-in pages are chunks of their own, and so is the query cache they read (TanStack
+// Query, set up in the frame): the login page loads neither (test/dashboard-weight.test.ts).
+const Frame = lazy(() => import('./frame').then((m) => ({ default: m.SignedInFrame })));
 const signedIn = (name: keyof typeof import('./signed-in')) => async () => ({
   Component: (await import('./signed-in'))[name],
 });
@@ -99,7 +97,10 @@ const router = createBrowserRouter([
       { path: '/verify-email', element: <VerifyEmail /> },
       { path: '/forgot-password', element: <ForgotPassword /> },
       { path: '/reset-password', element: <ResetPassword /> },
-      { path: '/invitations/accept', element: <AcceptInvitation /> },
+      {
+        path: '/invitations/accept',
+        lazy: async () => ({ Component: (await import('./pages/invitation')).AcceptInvitation }),
+      },
     ],
   },
   {
@@ -149,9 +150,5 @@ export function App() {
       <Loading />
     );
   }
-  return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  );
+  return <RouterProvider router={router} />;
 }

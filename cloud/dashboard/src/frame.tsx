@@ -14,7 +14,8 @@ import {
   useParams,
   useSearchParams,
 } from 'react-router';
-import { useOrgs } from './data';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient, useOrgs } from './data';
 import { LanguageSwitcher } from './language';
 import { useLive, type LiveStatus } from './live';
 import { logout, onSignOut, useSession } from './session';
@@ -232,5 +233,14 @@ export function Frame({ children }: { children?: ReactNode }) {
         </main>
       </div>
     </div>
+  );
+}
+
+/** The frame with the query cache every signed-in page reads (the login page loads neither). */
+export function SignedInFrame() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Frame />
+    </QueryClientProvider>
   );
 }

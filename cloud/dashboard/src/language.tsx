@@ -1,25 +1,8 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, setLanguage, type Language } from './i18n';
+import { LanguageSwitcher as Switcher } from '@printwire/ui';
 
 /** English, Français, Kreyòl ayisyen: each named in its own language. */
 export function LanguageSwitcher() {
-  const { t, i18n } = useTranslation();
-  const id = useId();
-  return (
-    <div className="language">
-      <label htmlFor={id}>{t('frame.language')}</label>
-      <select
-        id={id}
-        value={i18n.language}
-        onChange={(e) => void setLanguage(e.target.value as Language)}
-      >
-        {LANGUAGES.map((l) => (
-          <option key={l.code} value={l.code} lang={l.code}>
-            {l.name}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+  const { t } = useTranslation();
+  return <Switcher label={t('frame.language')} />;
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { api } from '../api';
 import { keys, useAction, usePrinters } from '../data';
-import { Badge, Button, FormError, LoadError, Loading, PageTitle, type Tone } from '../ui';
+import { StatusBadge, Button, FormError, LoadError, Loading, PageTitle, type Tone } from '../ui';
 import type { PrinterStatusWord, WindowPrinter } from '../../../src/window/window-types';
 
 export const STATUS_TONE: Record<PrinterStatusWord, Tone> = {
@@ -32,7 +32,7 @@ export function PrintersPage() {
         <p className="empty">{t('printers.empty')}</p>
       ) : (
         printers.data && (
-          <table>
+          <table className="cards">
             <thead>
               <tr>
                 <th scope="col">{t('printers.name')}</th>
@@ -94,7 +94,7 @@ function PrinterRow({ printer: p }: { printer: WindowPrinter }) {
         <p className="hint mono">{p.uri}</p>
       </td>
       <td data-label={t('printers.status')}>
-        <Badge tone={STATUS_TONE[p.status]}>{t(`printerStatus.${p.status}`)}</Badge>
+        <StatusBadge tone={STATUS_TONE[p.status]}>{t(`printerStatus.${p.status}`)}</StatusBadge>
         {p.status !== 'online' && p.status !== 'unknown' && (
           <p className="hint">{t(`printerAdvice.${p.status}`)}</p>
         )}

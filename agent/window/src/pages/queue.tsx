@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../api';
 import { keys, useAction, useAgentState, useJobs, usePrinters } from '../data';
 import { formatRelative, formatTime } from '../i18n';
-import { Badge, Button, FormError, LoadError, Loading, PageTitle, type Tone } from '../ui';
+import { StatusBadge, Button, FormError, LoadError, Loading, PageTitle, type Tone } from '../ui';
 import type { WindowJob } from '../../../src/window/window-types';
 
 const STATE_TONE: Record<WindowJob['state'], Tone> = {
@@ -35,7 +35,7 @@ export function QueuePage() {
         <p className="empty">{t('queue.empty')}</p>
       ) : (
         jobs.data && (
-          <table>
+          <table className="cards">
             <thead>
               <tr>
                 <th scope="col">{t('queue.job')}</th>
@@ -80,7 +80,7 @@ function JobRow({ job, printer }: { job: WindowJob; printer: string }) {
       </td>
       <td data-label={t('queue.printer')}>{printer}</td>
       <td data-label={t('queue.state')}>
-        <Badge tone={STATE_TONE[job.state]}>{t(`jobState.${job.state}`)}</Badge>
+        <StatusBadge tone={STATE_TONE[job.state]}>{t(`jobState.${job.state}`)}</StatusBadge>
         {job.errorCode && (
           <p className="hint">
             {t(`errors.codes.${job.errorCode}`, {

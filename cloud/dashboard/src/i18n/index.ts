@@ -1,108 +1,28 @@
 /**
- * The three languages (en, fr, ht) from catalogs a translator edits (en.json, fr.json, ht.json).
- * The choice: the one picked in the switcher (kept in localStorage), else the browser's first
- * language we have, else English. `<html lang>` follows it.
+ * The dashboard's catalogs (en.json, fr.json, ht.json: a translator edits these) handed to the
+ * web base's i18n bootstrap (@printwire/ui/i18n), and its date and number formats.
  */
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { formatDate as format, startI18n as start } from '@printwire/ui/i18n';
 import en from './en.json';
 
-export const LANGUAGES = [
-  { code: 'en', name: 'English' },
-  { code: 'fr', name: 'Français' },
-  { code: 'ht', name: 'Kreyòl ayisyen' },
-] as const;
-export type Language = (typeof LANGUAGES)[number]['code'];
-
-const STORAGE_KEY = 'printwire.language';
-const isLanguage = (code: string | null | undefined): code is Language =>
-  LANGUAGES.some((l) => l.code === code);
-
-function initialLanguage(): Language {
-  const stored = localStorage.getItem(STORAGE_KEY);
-  if (isLanguage(stored)) return stored;
-  for (const tag of navigator.languages ?? [navigator.language]) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (isLanguage(base)) return base;
-  }
-  return 'en';
-}
-
-// English is in the app's own file (most pages need no second request); French and Creole are
-// files of their own, loaded when chosen.
-const catalogs: Record<Language, () => Promise<{ default: Record<string, unknown> }>> = {
-  en: () => Promise.resolve({ default: en }),
-  fr: () => import('./fr.json'),
-  ht: () => import('./ht.json'),
-};
-
-async function load(code: Language): Promise<void> {
-  if (!i18next.hasResourceBundle(code, 'translation')) {
-    i18next.addResourceBundle(code, 'translation', (await catalogs[code]()).default);
-  }
-}
-
-export async function setLanguage(code: Language): Promise<void> {
-  localStorage.setItem(STORAGE_KEY, code);
-  await load(code);
-  await i18next.changeLanguage(code);
-}
-
-i18next.on('languageChanged', (lng) => {
-  document.documentElement.lang = lng;
-});
+export {
+  LANGUAGES,
+  formatNumber,
+  formatRelative,
+  i18n,
+  setLanguage,
+  type Language,
+} from '@printwire/ui/i18n';
 
 /** Loads the visitor's language, then starts i18next (before the first render). */
-export async function startI18n(): Promise<void> {
-  const lng = initialLanguage();
-  await i18next.use(initReactI18next).init({
-    resources: {},
-    partialBundledLanguages: true,
-    lng,
-    fallbackLng: false,
-    interpolation: { escapeValue: false },
+export const startI18n = () =>
+  start({
+    en: () => Promise.resolve({ default: en }),
+    fr: () => import('./fr.json'),
+    ht: () => import('./ht.json'),
   });
-  await load(lng);
-  // init ran before the catalog was there: tell react-i18next the strings are in.
-  await i18next.changeLanguage(lng);
-  document.documentElement.lang = lng;
-}
 
-export const i18n = i18next;
-
-/**
- * The Intl locale of a language: ICU has no Haitian Creole data, so ht borrows fr-HT's numbers
- * and shows dates with digits only (no French month names in a Creole page).
- */
-function intlLocale(): string {
-  return i18next.language === 'ht' ? 'fr-HT' : i18next.language;
-}
-
-/** Dates and numbers in the chosen language (1,000 in English, 1 000 in French). */
+/** A date in the chosen language ("24 Nov 2026", with the time "24 Nov 2026, 14:05"). */
 export function formatDate(iso: string, withTime = false): string {
-  const digitsOnly = i18next.language === 'ht';
-  return new Intl.DateTimeFormat(intlLocale(), {
-    dateStyle: digitsOnly ? 'short' : 'medium',
-    ...(withTime ? { timeStyle: 'short' } : {}),
-  }).format(new Date(iso));
-}
-
-export function formatNumber(n: number): string {
-  return new Intl.NumberFormat(intlLocale()).format(n);
-}
-
-/** "2 min ago", "in 3 days", from the catalogs (ICU has no Creole words for it). */
-export function formatRelative(iso: string, now = Date.now()): string {
-  const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  const abs = Math.abs(seconds);
-  const [unit, count] =
-    abs >= 86_400
-      ? (['days', Math.round(abs / 86_400)] as const)
-      : abs >= 3_600
-        ? (['hours', Math.round(abs / 3_600)] as const)
-        : abs >= 60
-          ? (['minutes', Math.round(abs / 60)] as const)
-          : (['now', 0] as const);
-  if (unit === 'now') return i18next.t('time.now');
-  return i18next.t(seconds < 0 ? `time.${unit}Ago` : `time.${unit}Ahead`, { count });
+  return format(iso, withTime ? 'short' : undefined);
 }

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
 import { LANGUAGES, formatDate, setLanguage, type Language } from '../i18n';
 import { updateUser, useSession, type User } from '../session';
-import { Button, Field, FormError, PageTitle, SecretBox, SelectField, fieldError } from '../ui';
+import { Button, Field, FormError, PageTitle, SecretPanel, SelectField, fieldError } from '../ui';
 
 export function Account() {
   const { t } = useTranslation();
@@ -113,7 +113,7 @@ function SetUpTwoFactor() {
         <p className="notice success" role="status">
           {t('twoFactor.enabled')}
         </p>
-        <SecretBox
+        <SecretPanel
           label={t('twoFactor.recoveryCodes')}
           value={confirm.data.recoveryCodes.join('\n')}
           downloadName="printwire-recovery-codes.txt"

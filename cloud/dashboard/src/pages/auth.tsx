@@ -2,14 +2,13 @@
  * The signed-out pages: sign up, verify e-mail, log in, the two-factor challenge, forgot and
  * reset password. Each form posts to /auth and shows the API's message under the field it names.
  */
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api, data } from '../api/client';
 import { i18n } from '../i18n';
 import { startSession, type IssuedSession } from '../session';
-import { Button, Field, FormError, PageTitle, fieldError } from '../ui';
+import { Button, Field, FormError, PageTitle, fieldError, useAction } from '../ui';
 
 const submit = (fn: () => void) => (e: FormEvent) => {
   e.preventDefault();
@@ -44,14 +43,13 @@ export function SignUp() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const [form, setForm] = useState({ name: '', email: params.get('email') ?? '', password: '' });
-  const signup = useMutation({
-    mutationFn: () =>
-      data(
-        api.POST('/auth/signup', {
-          body: { ...form, locale: i18n.language as 'en' | 'fr' | 'ht' },
-        }),
-      ),
-  });
+  const signup = useAction(() =>
+    data(
+      api.POST('/auth/signup', {
+        body: { ...form, locale: i18n.language as 'en' | 'fr' | 'ht' },
+      }),
+    ),
+  );
   if (signup.isSuccess) {
     return (
       <AuthCard title={t('signup.checkMailTitle')}>
@@ -105,9 +103,7 @@ export function SignUp() {
 
 function ResendVerification({ email }: { email: string }) {
   const { t } = useTranslation();
-  const resend = useMutation({
-    mutationFn: () => data(api.POST('/auth/resend-verification', { body: { email } })),
-  });
+  const resend = useAction(() => data(api.POST('/auth/resend-verification', { body: { email } })));
   return (
     <div className="actions">
       <Button variant="secondary" busy={resend.isPending} onClick={() => resend.mutate()}>
@@ -123,9 +119,7 @@ export function VerifyEmail() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const verify = useMutation({
-    mutationFn: () => data(api.POST('/auth/verify-email', { body: { token } })),
-  });
+  const verify = useAction(() => data(api.POST('/auth/verify-email', { body: { token } })));
   const started = useRef(false);
   useEffect(() => {
     // Once, even when React mounts twice: a token is single use.
@@ -162,18 +156,20 @@ export function LogIn() {
   const navigate = useNavigate();
   const next = useNext();
   const [form, setForm] = useState({ email: '', password: '' });
-  const login = useMutation({
-    mutationFn: () => data(api.POST('/auth/login', { body: form })) as Promise<LoginAnswer>,
-    onSuccess: (answer) => {
-      if ('twoFactorRequired' in answer) {
-        void navigate(`/login/two-factor?next=${encodeURIComponent(next)}`, {
-          state: { challenge: answer.challenge },
-        });
-      } else {
-        startSession(answer); // SignedOutOnly (app.tsx) then goes on to `next`
-      }
+  const login = useAction(
+    () => data(api.POST('/auth/login', { body: form })) as Promise<LoginAnswer>,
+    {
+      onSuccess: (answer) => {
+        if ('twoFactorRequired' in answer) {
+          void navigate(`/login/two-factor?next=${encodeURIComponent(next)}`, {
+            state: { challenge: answer.challenge },
+          });
+        } else {
+          startSession(answer); // SignedOutOnly (app.tsx) then goes on to `next`
+        }
+      },
     },
-  });
+  );
   const unverified = login.error instanceof ApiError && login.error.code === 'EMAIL_NOT_VERIFIED';
   return (
     <AuthCard title={t('login.title')}>
@@ -228,8 +224,8 @@ export function TwoFactorChallenge() {
   const challenge = (useLocation().state as { challenge?: string } | null)?.challenge;
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
-  const verify = useMutation({
-    mutationFn: () =>
+  const verify = useAction(
+    () =>
       data(
         api.POST('/auth/login/2fa', {
           body: useRecovery
@@ -237,8 +233,8 @@ export function TwoFactorChallenge() {
             : { challenge: challenge ?? '', code: code.trim() },
         }),
       ) as Promise<IssuedSession>,
-    onSuccess: (issued) => startSession(issued),
-  });
+    { onSuccess: (issued) => startSession(issued) },
+  );
   if (!challenge) return <Navigate to="/login" replace />;
   const field = useRecovery ? 'recoveryCode' : 'code';
   return (
@@ -288,9 +284,7 @@ export function TwoFactorChallenge() {
 export function ForgotPassword() {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
-  const forgot = useMutation({
-    mutationFn: () => data(api.POST('/auth/forgot-password', { body: { email } })),
-  });
+  const forgot = useAction(() => data(api.POST('/auth/forgot-password', { body: { email } })));
   if (forgot.isSuccess) {
     return (
       <AuthCard title={t('forgot.sentTitle')}>
@@ -328,9 +322,9 @@ export function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
-  const reset = useMutation({
-    mutationFn: () => data(api.POST('/auth/reset-password', { body: { token, password } })),
-  });
+  const reset = useAction(() =>
+    data(api.POST('/auth/reset-password', { body: { token, password } })),
+  );
   if (reset.isSuccess) {
     return (
       <AuthCard title={t('reset.doneTitle')}>

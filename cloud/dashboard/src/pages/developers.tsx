@@ -11,8 +11,9 @@ import { keys, queryClient, useApiKeys, useCan, useOrg } from '../data';
 import { useMode, type Mode } from '../frame';
 import { formatDate, formatRelative } from '../i18n';
 import {
-  ActionCell,
   Button,
+  ResourceTable,
+  RowAction,
   Checkbox,
   Field,
   FormError,
@@ -20,7 +21,7 @@ import {
   LoadError,
   Loading,
   PageTitle,
-  SecretBox,
+  SecretPanel,
   fieldError,
   ConfirmDialog,
 } from '../ui';
@@ -69,46 +70,37 @@ export function Developers() {
             {mode === 'test' ? t('developers.emptyTest') : t('developers.emptyLive')}
           </p>
         ) : (
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('fields.keyName')}</th>
-                <th scope="col">{t('developers.prefix')}</th>
-                <th scope="col">{t('fields.scopes')}</th>
-                <th scope="col">{t('developers.lastUsed')}</th>
-                <th scope="col">{t('developers.created')}</th>
-                {canWrite && <th scope="col">{t('common.actions')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((k) => (
-                <tr key={k.id}>
-                  <td data-label={t('fields.keyName')}>{k.name}</td>
-                  <td data-label={t('developers.prefix')}>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td data-label={t('fields.scopes')}>{k.scopes.join(', ')}</td>
-                  <td data-label={t('developers.lastUsed')}>
-                    {k.lastUsedAt ? (
-                      <time dateTime={k.lastUsedAt} title={formatDate(k.lastUsedAt, true)}>
-                        {formatRelative(k.lastUsedAt)}
-                      </time>
-                    ) : (
-                      t('developers.neverUsed')
-                    )}
-                  </td>
-                  <td data-label={t('developers.created')}>{formatDate(k.createdAt)}</td>
-                  {canWrite && (
-                    <ActionCell
-                      label={t('developers.revoke')}
-                      named={t('developers.revokeNamed', { name: k.name })}
-                      onClick={() => setRevoking(k)}
-                    />
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ResourceTable
+            rows={list}
+            rowKey={(k) => k.id}
+            columns={[
+              { header: t('fields.keyName'), cell: (k) => k.name },
+              { header: t('developers.prefix'), cell: (k) => <code>{k.prefix}…</code> },
+              { header: t('fields.scopes'), cell: (k) => k.scopes.join(', ') },
+              {
+                header: t('developers.lastUsed'),
+                cell: (k) =>
+                  k.lastUsedAt ? (
+                    <time dateTime={k.lastUsedAt} title={formatDate(k.lastUsedAt, true)}>
+                      {formatRelative(k.lastUsedAt)}
+                    </time>
+                  ) : (
+                    t('developers.neverUsed')
+                  ),
+              },
+              { header: t('developers.created'), cell: (k) => formatDate(k.createdAt) },
+            ]}
+            actions={
+              canWrite &&
+              ((k) => (
+                <RowAction
+                  label={t('developers.revoke')}
+                  named={t('developers.revokeNamed', { name: k.name })}
+                  onClick={() => setRevoking(k)}
+                />
+              ))
+            }
+          />
         )}
         {revoking && (
           <RevokeKey orgId={orgId} apiKey={revoking} onClose={() => setRevoking(undefined)} />
@@ -138,7 +130,7 @@ function CreateKey({ orgId, mode, onDone }: { orgId: string; mode: Mode; onDone:
     return (
       <div className="panel">
         <h3>{t('developers.createdTitle', { name: create.data.apiKey.name })}</h3>
-        <SecretBox label={t('developers.secretLabel')} value={create.data.key} />
+        <SecretPanel label={t('developers.secretLabel')} value={create.data.key} />
         <Button variant="secondary" onClick={onDone}>
           {t('common.done')}
         </Button>

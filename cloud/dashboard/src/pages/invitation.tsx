@@ -1,11 +1,10 @@
 /** The invitation link's page: signed out, sign up or log in first (then back here); signed in, join. */
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api, data } from '../api/client';
 import { keys, queryClient } from '../data';
 import { useSession } from '../session';
-import { Button, FormError } from '../ui';
+import { Button, FormError, useAction } from '../ui';
 import { AuthCard } from './auth';
 
 export function AcceptInvitation() {
@@ -15,8 +14,7 @@ export function AcceptInvitation() {
   const { pathname, search } = useLocation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const accept = useMutation({
-    mutationFn: () => data(api.POST('/invitations/accept', { body: { token } })),
+  const accept = useAction(() => data(api.POST('/invitations/accept', { body: { token } })), {
     onSuccess: async (accepted) => {
       await queryClient.invalidateQueries({ queryKey: keys.orgs });
       void navigate(`/o/${accepted.organization.id}`);

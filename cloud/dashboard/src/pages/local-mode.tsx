@@ -10,14 +10,15 @@ import { api, data, type Organization, type Schemas } from '../api/client';
 import { keys, queryClient, useCan } from '../data';
 import { formatDate } from '../i18n';
 import {
-  ActionCell,
   Button,
+  ResourceTable,
+  RowAction,
   ConfirmDialog,
   Field,
   FormError,
   LoadError,
   Loading,
-  SecretBox,
+  SecretPanel,
   fieldError,
 } from '../ui';
 
@@ -55,34 +56,25 @@ export function SigningKeys({ orgId }: { orgId: string }) {
       ) : active.length === 0 ? (
         <p className="empty">{t('localMode.noKeys')}</p>
       ) : (
-        <table className="cards">
-          <thead>
-            <tr>
-              <th scope="col">{t('fields.keyName')}</th>
-              <th scope="col">{t('localMode.keyId')}</th>
-              <th scope="col">{t('developers.created')}</th>
-              {canWrite && <th scope="col">{t('common.actions')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {active.map((k) => (
-              <tr key={k.id}>
-                <td data-label={t('fields.keyName')}>{k.name}</td>
-                <td data-label={t('localMode.keyId')}>
-                  <code>{k.id}</code>
-                </td>
-                <td data-label={t('developers.created')}>{formatDate(k.createdAt)}</td>
-                {canWrite && (
-                  <ActionCell
-                    label={t('developers.revoke')}
-                    named={t('developers.revokeNamed', { name: k.name })}
-                    onClick={() => setRevoking(k)}
-                  />
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ResourceTable
+          rows={active}
+          rowKey={(k) => k.id}
+          columns={[
+            { header: t('fields.keyName'), cell: (k) => k.name },
+            { header: t('localMode.keyId'), cell: (k) => <code>{k.id}</code> },
+            { header: t('developers.created'), cell: (k) => formatDate(k.createdAt) },
+          ]}
+          actions={
+            canWrite &&
+            ((k) => (
+              <RowAction
+                label={t('developers.revoke')}
+                named={t('developers.revokeNamed', { name: k.name })}
+                onClick={() => setRevoking(k)}
+              />
+            ))
+          }
+        />
       )}
       {revoking && (
         <ConfirmDialog
@@ -117,7 +109,7 @@ function CreateSigningKey({ orgId, onDone }: { orgId: string; onDone: () => void
       <div className="panel">
         <h3>{t('localMode.createdTitle', { name: create.data.signingKey.name })}</h3>
         <p>{t('localMode.createdLead', { id: create.data.signingKey.id })}</p>
-        <SecretBox
+        <SecretPanel
           label={t('localMode.privateKey')}
           value={create.data.privateKey}
           downloadName={`printwire-signing-key-${create.data.signingKey.id}.pem`}

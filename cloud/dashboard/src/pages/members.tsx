@@ -7,8 +7,9 @@ import { keys, queryClient, useAccess, useCan, useInvitations, useMembers } from
 import { formatDate, formatRelative } from '../i18n';
 import { useSession } from '../session';
 import {
-  ActionCell,
   Button,
+  ResourceTable,
+  RowAction,
   Field,
   FormError,
   LastData,
@@ -53,6 +54,10 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
   const canManage = useCan(orgId, 'members:manage');
   const canManageOwners = useCan(orgId, 'owners:manage');
   const owners = members.filter((m) => m.role === 'owner').length;
+  const lastOwner = (m: Member) => m.role === 'owner' && owners === 1;
+  // An admin may not touch owners nor make one (owners:manage).
+  const editable = (m: Member) =>
+    canManage && !lastOwner(m) && (m.role !== 'owner' || canManageOwners);
   const [removing, setRemoving] = useState<Member>();
   const change = useMutation({
     mutationFn: (v: { userId: string; role: Role }) =>
@@ -66,68 +71,58 @@ function MemberTable({ orgId, members }: { orgId: string; members: Member[] }) {
   });
   return (
     <>
-      <table className="cards">
-        <thead>
-          <tr>
-            <th scope="col">{t('fields.name')}</th>
-            <th scope="col">{t('fields.email')}</th>
-            <th scope="col">{t('fields.role')}</th>
-            <th scope="col">{t('members.joined')}</th>
-            {canManage && <th scope="col">{t('common.actions')}</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((m) => {
-            const lastOwner = m.role === 'owner' && owners === 1;
-            // An admin may not touch owners nor make one (owners:manage).
-            const editable = canManage && !lastOwner && (m.role !== 'owner' || canManageOwners);
-            return (
-              <tr key={m.userId}>
-                <td data-label={t('fields.name')}>
-                  <div>
-                    {m.name}
-                    {m.userId === me && <span className="badge">{t('members.you')}</span>}
-                  </div>
-                </td>
-                <td data-label={t('fields.email')}>{m.email}</td>
-                <td data-label={t('fields.role')}>
-                  {editable ? (
-                    <select
-                      aria-label={t('members.roleOf', { name: m.name })}
-                      value={m.role}
-                      disabled={change.isPending}
-                      onChange={(e) =>
-                        change.mutate({ userId: m.userId, role: e.target.value as Role })
-                      }
-                    >
-                      {ROLES.filter((r) => r !== 'owner' || canManageOwners).map((r) => (
-                        <option key={r} value={r}>
-                          {t(`roles.${r}`)}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <div>
-                      {t(`roles.${m.role}`)}
-                      {lastOwner && <span className="hint block">{t('members.lastOwner')}</span>}
-                    </div>
-                  )}
-                </td>
-                <td data-label={t('members.joined')}>{formatDate(m.joinedAt)}</td>
-                {canManage && (
-                  <td data-label={t('common.actions')}>
-                    {editable && m.userId !== me && (
-                      <Button variant="secondary" onClick={() => setRemoving(m)}>
-                        {t('members.remove')}
-                      </Button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ResourceTable
+        rows={members}
+        rowKey={(m) => m.userId}
+        columns={[
+          {
+            header: t('fields.name'),
+            cell: (m) => (
+              <div>
+                {m.name}
+                {m.userId === me && <span className="badge">{t('members.you')}</span>}
+              </div>
+            ),
+          },
+          { header: t('fields.email'), cell: (m) => m.email },
+          {
+            header: t('fields.role'),
+            cell: (m) =>
+              editable(m) ? (
+                <select
+                  aria-label={t('members.roleOf', { name: m.name })}
+                  value={m.role}
+                  disabled={change.isPending}
+                  onChange={(e) =>
+                    change.mutate({ userId: m.userId, role: e.target.value as Role })
+                  }
+                >
+                  {ROLES.filter((r) => r !== 'owner' || canManageOwners).map((r) => (
+                    <option key={r} value={r}>
+                      {t(`roles.${r}`)}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <div>
+                  {t(`roles.${m.role}`)}
+                  {lastOwner(m) && <span className="hint block">{t('members.lastOwner')}</span>}
+                </div>
+              ),
+          },
+          { header: t('members.joined'), cell: (m) => formatDate(m.joinedAt) },
+        ]}
+        actions={
+          canManage &&
+          ((m) =>
+            editable(m) &&
+            m.userId !== me && (
+              <Button variant="secondary" onClick={() => setRemoving(m)}>
+                {t('members.remove')}
+              </Button>
+            ))
+        }
+      />
       <FormError error={change.error} codes={{ CONFLICT: t('members.lastOwner') }} />
       {myRole === 'viewer' && <p className="hint">{t('members.viewerNote')}</p>}
       {removing && (
@@ -236,36 +231,32 @@ function Invitations({ orgId, canRevoke }: { orgId: string; canRevoke: boolean }
         {list.length === 0 ? (
           <p className="empty">{t('members.noInvitations')}</p>
         ) : (
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('fields.email')}</th>
-                <th scope="col">{t('fields.role')}</th>
-                <th scope="col">{t('members.expires')}</th>
-                {canRevoke && <th scope="col">{t('common.actions')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((i) => (
-                <tr key={i.id}>
-                  <td data-label={t('fields.email')}>{i.email}</td>
-                  <td data-label={t('fields.role')}>{t(`roles.${i.role}`)}</td>
-                  <td data-label={t('members.expires')}>
-                    <time dateTime={i.expiresAt} title={formatDate(i.expiresAt, true)}>
-                      {formatRelative(i.expiresAt)}
-                    </time>
-                  </td>
-                  {canRevoke && (
-                    <ActionCell
-                      label={t('members.revoke')}
-                      named={t('members.revokeNamed', { email: i.email })}
-                      onClick={() => setRevoking(i)}
-                    />
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ResourceTable
+            rows={list}
+            rowKey={(i) => i.id}
+            columns={[
+              { header: t('fields.email'), cell: (i) => i.email },
+              { header: t('fields.role'), cell: (i) => t(`roles.${i.role}`) },
+              {
+                header: t('members.expires'),
+                cell: (i) => (
+                  <time dateTime={i.expiresAt} title={formatDate(i.expiresAt, true)}>
+                    {formatRelative(i.expiresAt)}
+                  </time>
+                ),
+              },
+            ]}
+            actions={
+              canRevoke &&
+              ((i) => (
+                <RowAction
+                  label={t('members.revoke')}
+                  named={t('members.revokeNamed', { email: i.email })}
+                  onClick={() => setRevoking(i)}
+                />
+              ))
+            }
+          />
         )}
         {revoking && (
           <RevokeInvitation

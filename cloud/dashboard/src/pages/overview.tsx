@@ -9,12 +9,12 @@ import { Link } from 'react-router';
 import { useAccess, useBilling, useOrg } from '../data';
 import { useMode } from '../frame';
 import { formatDate, formatNumber, formatRelative } from '../i18n';
-import { LastData, LoadError, Loading, PageTitle } from '../ui';
+import { LastData, LoadError, Loading, PageTitle, StatusBadge, ResourceTable } from '../ui';
 import { Usage } from './billing';
 import { JOB_STATES } from './jobs/data';
 import { useOrgId } from './organization';
 import { useOverview } from './printers/data';
-import { Badge, JobStateBadge, errorWords } from './printers/status';
+import { JobStateBadge, errorWords } from './printers/status';
 import './printers/printers.css';
 
 /** The viewer's midnight, as the API takes it (ISO 8601). */
@@ -63,15 +63,15 @@ export function Overview() {
             ) : (
               <ul>
                 <li>
-                  <Badge tone="ok">{t('printers.status.online')}</Badge>
+                  <StatusBadge tone="ok">{t('printers.status.online')}</StatusBadge>
                   <span className="count">{formatNumber(printers.online)}</span>
                 </li>
                 <li>
-                  <Badge tone="bad">{t('printers.status.offline')}</Badge>
+                  <StatusBadge tone="bad">{t('printers.status.offline')}</StatusBadge>
                   <span className="count">{formatNumber(printers.offline)}</span>
                 </li>
                 <li>
-                  <Badge tone="warn">{t('overview2.attention')}</Badge>
+                  <StatusBadge tone="warn">{t('overview2.attention')}</StatusBadge>
                   <span className="count">{formatNumber(printers.attention)}</span>
                 </li>
               </ul>
@@ -105,36 +105,33 @@ export function Overview() {
         {lastFailures.length === 0 ? (
           <p className="empty">{t('overview2.noFailures')}</p>
         ) : (
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('jobs.columns.job')}</th>
-                <th scope="col">{t('jobs.columns.state')}</th>
-                <th scope="col">{t('overview2.reason')}</th>
-                <th scope="col">{t('jobs.columns.created')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lastFailures.map((job) => (
-                <tr key={job.id}>
-                  <td data-label={t('jobs.columns.job')}>
-                    <Link to={link(`/jobs/${job.id}`)}>
-                      <code>{job.id}</code>
-                    </Link>
-                  </td>
-                  <td data-label={t('jobs.columns.state')}>
-                    <JobStateBadge state={job.state} />
-                  </td>
-                  <td data-label={t('overview2.reason')}>{errorWords(job.errorCode)}</td>
-                  <td data-label={t('jobs.columns.created')}>
-                    <time dateTime={job.createdAt} title={formatDate(job.createdAt, true)}>
-                      {formatRelative(job.createdAt)}
-                    </time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ResourceTable
+            rows={lastFailures}
+            rowKey={(job) => job.id}
+            columns={[
+              {
+                header: t('jobs.columns.job'),
+                cell: (job) => (
+                  <Link to={link(`/jobs/${job.id}`)}>
+                    <code>{job.id}</code>
+                  </Link>
+                ),
+              },
+              {
+                header: t('jobs.columns.state'),
+                cell: (job) => <JobStateBadge state={job.state} />,
+              },
+              { header: t('overview2.reason'), cell: (job) => errorWords(job.errorCode) },
+              {
+                header: t('jobs.columns.created'),
+                cell: (job) => (
+                  <time dateTime={job.createdAt} title={formatDate(job.createdAt, true)}>
+                    {formatRelative(job.createdAt)}
+                  </time>
+                ),
+              },
+            ]}
+          />
         )}
         <h2>{t('overview.next')}</h2>
         <ul className="next-steps">

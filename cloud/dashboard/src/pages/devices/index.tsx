@@ -14,16 +14,19 @@ import {
   ConfirmDialog,
   Dialog,
   Field,
+  fieldError,
   FormError,
   LastData,
   LoadError,
   Loading,
   PageTitle,
-  SecretBox,
-  fieldError,
+  SecretPanel,
+  StatusBadge,
+  ResourceTable,
+  RowAction,
 } from '../../ui';
 import { useOrgId } from '../organization';
-import { ShownTime, StateBadge } from '../shown-time';
+import { ShownTime } from '../shown-time';
 import { deviceKeys, useDevices } from './data';
 import './devices.css';
 
@@ -57,70 +60,63 @@ export function Devices() {
         ) : (
           <>
             {canActivate && <ActivationCode orgId={orgId} />}
-            <table className="cards devices">
-              <thead>
-                <tr>
-                  <th scope="col">{t('devices.name')}</th>
-                  <th scope="col">{t('devices.state')}</th>
-                  <th scope="col">{t('devices.system')}</th>
-                  <th scope="col">{t('devices.agentVersion')}</th>
-                  <th scope="col">{t('devices.lastSeen')}</th>
-                  {canWrite && <th scope="col">{t('common.actions')}</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((d) => (
-                  <tr key={d.id}>
-                    <td data-label={t('devices.name')}>
-                      <div>
-                        <strong>{d.name}</strong>
-                        {d.groupId && (
-                          <span className="hint block">
-                            {t('devices.inGroup', { group: d.groupId })}
-                          </span>
-                        )}
-                      </div>
-                    </td>
-                    <td data-label={t('devices.state')}>
-                      {d.status === 'online' ? (
-                        <StateBadge tone="ok">{t('devices.online')}</StateBadge>
-                      ) : (
-                        <StateBadge tone="off">{t('devices.offline')}</StateBadge>
+            <ResourceTable
+              className="devices"
+              rows={list}
+              rowKey={(d) => d.id}
+              columns={[
+                {
+                  header: t('devices.name'),
+                  cell: (d) => (
+                    <div>
+                      <strong>{d.name}</strong>
+                      {d.groupId && (
+                        <span className="hint block">
+                          {t('devices.inGroup', { group: d.groupId })}
+                        </span>
                       )}
-                    </td>
-                    <td data-label={t('devices.system')}>{`${d.os} · ${d.arch}`}</td>
-                    <td data-label={t('devices.agentVersion')}>{d.agentVersion}</td>
-                    <td data-label={t('devices.lastSeen')}>
-                      {d.lastSeenAt ? (
-                        <ShownTime iso={d.lastSeenAt} stacked />
-                      ) : (
-                        t('devices.neverSeen')
-                      )}
-                    </td>
-                    {canWrite && (
-                      <td data-label={t('common.actions')}>
-                        <div className="actions tight">
-                          <Button
-                            variant="secondary"
-                            onClick={() => setEditing(d)}
-                            aria-label={t('devices.editNamed', { name: d.name })}
-                          >
-                            {t('devices.edit')}
-                          </Button>
-                          <Button
-                            variant="secondary"
-                            onClick={() => setDeactivating(d)}
-                            aria-label={t('devices.deactivateNamed', { name: d.name })}
-                          >
-                            {t('devices.deactivate')}
-                          </Button>
-                        </div>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </div>
+                  ),
+                },
+                {
+                  header: t('devices.state'),
+                  cell: (d) =>
+                    d.status === 'online' ? (
+                      <StatusBadge tone="ok">{t('devices.online')}</StatusBadge>
+                    ) : (
+                      <StatusBadge tone="neutral">{t('devices.offline')}</StatusBadge>
+                    ),
+                },
+                { header: t('devices.system'), cell: (d) => `${d.os} · ${d.arch}` },
+                { header: t('devices.agentVersion'), cell: (d) => d.agentVersion },
+                {
+                  header: t('devices.lastSeen'),
+                  cell: (d) =>
+                    d.lastSeenAt ? (
+                      <ShownTime iso={d.lastSeenAt} stacked />
+                    ) : (
+                      t('devices.neverSeen')
+                    ),
+                },
+              ]}
+              actions={
+                canWrite &&
+                ((d) => (
+                  <div className="actions tight">
+                    <RowAction
+                      label={t('devices.edit')}
+                      named={t('devices.editNamed', { name: d.name })}
+                      onClick={() => setEditing(d)}
+                    />
+                    <RowAction
+                      label={t('devices.deactivate')}
+                      named={t('devices.deactivateNamed', { name: d.name })}
+                      onClick={() => setDeactivating(d)}
+                    />
+                  </div>
+                ))
+              }
+            />
           </>
         )}
         {editing && (
@@ -157,7 +153,7 @@ function ActivationCode({ orgId }: { orgId: string }) {
   if (create.data) {
     return (
       <div className="panel activation">
-        <SecretBox label={t('devices.codeLabel')} value={create.data.code} />
+        <SecretPanel label={t('devices.codeLabel')} value={create.data.code} />
         <p>
           {t('devices.codeExpires', { date: formatDate(create.data.expiresAt, true) })}{' '}
           <span className="hint">

@@ -9,7 +9,16 @@ import { Link, useSearchParams } from 'react-router';
 import { useCan } from '../../data';
 import { useMode } from '../../frame';
 import { formatDate, formatRelative } from '../../i18n';
-import { Button, LastData, LoadError, Loading, PageTitle, SelectField, Field } from '../../ui';
+import {
+  Button,
+  Field,
+  LastData,
+  LoadError,
+  Loading,
+  PageTitle,
+  ResourceTable,
+  SelectField,
+} from '../../ui';
 import { useOrgId } from '../organization';
 import { usePrinters, type Printer } from '../printers/data';
 import { JobStateBadge, errorWords } from '../printers/status';
@@ -279,51 +288,52 @@ function JobTable({
 }) {
   const { t } = useTranslation();
   return (
-    <table className="cards jobs">
-      <thead>
-        <tr>
-          <th scope="col">{t('jobs.columns.job')}</th>
-          <th scope="col">{t('jobs.columns.state')}</th>
-          <th scope="col">{t('jobs.columns.printer')}</th>
-          <th scope="col">{t('jobs.columns.type')}</th>
-          <th scope="col">{t('jobs.columns.metadata')}</th>
-          <th scope="col">{t('jobs.columns.created')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {jobs.map((job) => {
-          const printer = job.printerId ? printers.get(job.printerId) : undefined;
-          return (
-            <tr key={job.id}>
-              <td data-label={t('jobs.columns.job')}>
-                <Link to={`/o/${orgId}/jobs/${job.id}${test ? '?mode=test' : ''}`}>
-                  <code>{job.id}</code>
-                </Link>
-              </td>
-              <td data-label={t('jobs.columns.state')}>
-                <div>
-                  <JobStateBadge state={job.state} />
-                  {job.errorCode && <span className="why">{errorWords(job.errorCode)}</span>}
-                </div>
-              </td>
-              <td data-label={t('jobs.columns.printer')}>
-                {printer ? (printer.alias ?? printer.name) : (job.printerId ?? '—')}
-              </td>
-              <td data-label={t('jobs.columns.type')}>{job.type}</td>
-              <td data-label={t('jobs.columns.metadata')}>
-                {Object.entries(job.metadata)
-                  .map(([k, v]) => `${k}=${v}`)
-                  .join(', ')}
-              </td>
-              <td data-label={t('jobs.columns.created')}>
-                <time dateTime={job.createdAt} title={formatDate(job.createdAt, true)}>
-                  {formatRelative(job.createdAt)}
-                </time>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <ResourceTable
+      className="jobs"
+      rows={jobs}
+      rowKey={(job) => job.id}
+      columns={[
+        {
+          header: t('jobs.columns.job'),
+          cell: (job) => (
+            <Link to={`/o/${orgId}/jobs/${job.id}${test ? '?mode=test' : ''}`}>
+              <code>{job.id}</code>
+            </Link>
+          ),
+        },
+        {
+          header: t('jobs.columns.state'),
+          cell: (job) => (
+            <div>
+              <JobStateBadge state={job.state} />
+              {job.errorCode && <span className="why">{errorWords(job.errorCode)}</span>}
+            </div>
+          ),
+        },
+        {
+          header: t('jobs.columns.printer'),
+          cell: (job) => {
+            const printer = job.printerId ? printers.get(job.printerId) : undefined;
+            return printer ? (printer.alias ?? printer.name) : (job.printerId ?? '—');
+          },
+        },
+        { header: t('jobs.columns.type'), cell: (job) => job.type },
+        {
+          header: t('jobs.columns.metadata'),
+          cell: (job) =>
+            Object.entries(job.metadata)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', '),
+        },
+        {
+          header: t('jobs.columns.created'),
+          cell: (job) => (
+            <time dateTime={job.createdAt} title={formatDate(job.createdAt, true)}>
+              {formatRelative(job.createdAt)}
+            </time>
+          ),
+        },
+      ]}
+    />
   );
 }

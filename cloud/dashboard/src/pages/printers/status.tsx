@@ -5,10 +5,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { PrinterStatus as Status } from '@printwire/shared/contracts/printer-status';
+import { StatusBadge, type Tone } from '@printwire/ui';
 import { i18n } from '../../i18n';
-import './status.css';
-
-type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
 // Every status the contract names has its tone (the compiler says when one is missing).
 const PRINTER_TONE: Record<string, Tone> = {
@@ -29,41 +27,19 @@ const JOB_TONE: Record<string, Tone> = {
 
 export const PRINTER_STATUSES = Object.keys(PRINTER_TONE);
 
-/** The icon of a tone: a tick, an exclamation mark, a cross, a dot. */
-function Icon({ tone }: { tone: Tone }) {
-  const paths: Record<Tone, string> = {
-    ok: 'M3 8.5l3 3 7-7',
-    warn: 'M8 3v6M8 12v1',
-    bad: 'M4 4l8 8M12 4l-8 8',
-    neutral: 'M8 8h.01',
-  };
-  return (
-    <svg aria-hidden="true" width="14" height="14" viewBox="0 0 16 16">
-      <path d={paths[tone]} fill="none" strokeWidth="2.2" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-export function Badge({ tone, children }: { tone: Tone; children: string }) {
-  return (
-    <span className={`status status-${tone}`}>
-      <Icon tone={tone} />
-      {children}
-    </span>
-  );
-}
-
 export function printerStatusWord(status: string): string {
   return PRINTER_TONE[status] ? i18n.t(`printers.status.${status}`) : status;
 }
 
 export function PrinterStatus({ status }: { status: string }) {
-  return <Badge tone={PRINTER_TONE[status] ?? 'neutral'}>{printerStatusWord(status)}</Badge>;
+  return (
+    <StatusBadge tone={PRINTER_TONE[status] ?? 'neutral'}>{printerStatusWord(status)}</StatusBadge>
+  );
 }
 
 export function JobStateBadge({ state }: { state: string }) {
   const { t } = useTranslation();
-  return <Badge tone={JOB_TONE[state] ?? 'neutral'}>{t(`jobs.state.${state}`)}</Badge>;
+  return <StatusBadge tone={JOB_TONE[state] ?? 'neutral'}>{t(`jobs.state.${state}`)}</StatusBadge>;
 }
 
 /** The job error codes with their own words; others get the general sentence and the code. */

@@ -19,6 +19,7 @@ import {
   PageTitle,
   SelectField,
   fieldError,
+  ResourceTable,
 } from '../../ui';
 import { useOrgId } from '../organization';
 import { ShownTime } from '../shown-time';
@@ -70,33 +71,27 @@ export function Templates() {
         {list.length === 0 ? (
           <p className="empty">{t('templates.empty')}</p>
         ) : (
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('templates.name')}</th>
-                <th scope="col">{t('templates.typeLabel')}</th>
-                <th scope="col">{t('templates.version')}</th>
-                <th scope="col">{t('templates.updated')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((tpl) => (
-                <tr key={tpl.id}>
-                  <td data-label={t('templates.name')}>
-                    <Link to={`/o/${orgId}/templates/${tpl.id}`}>{tpl.name}</Link>
-                  </td>
-                  <td data-label={t('templates.typeLabel')}>
+          <ResourceTable
+            rows={list}
+            rowKey={(tpl) => tpl.id}
+            columns={[
+              {
+                header: t('templates.name'),
+                cell: (tpl) => <Link to={`/o/${orgId}/templates/${tpl.id}`}>{tpl.name}</Link>,
+              },
+              {
+                header: t('templates.typeLabel'),
+                cell: (tpl) => (
+                  <>
                     {types[tpl.type]}
                     {tpl.paper && ` · ${tpl.paper}`}
-                  </td>
-                  <td data-label={t('templates.version')}>{formatNumber(tpl.version)}</td>
-                  <td data-label={t('templates.updated')}>
-                    <ShownTime iso={tpl.updatedAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: t('templates.version'), cell: (tpl) => formatNumber(tpl.version) },
+              { header: t('templates.updated'), cell: (tpl) => <ShownTime iso={tpl.updatedAt} /> },
+            ]}
+          />
         )}
         <Gallery orgId={orgId} canWrite={canWrite} />
       </section>

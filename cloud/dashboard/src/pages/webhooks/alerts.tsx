@@ -12,15 +12,18 @@ import {
   Checkbox,
   ConfirmDialog,
   Field,
+  fieldError,
   FormError,
   LastData,
   Loading,
   SelectField,
-  fieldError,
+  StatusBadge,
+  ResourceTable,
+  RowAction,
 } from '../../ui';
 import { useDevices } from '../devices/data';
 import { usePrinters } from '../printers/data';
-import { ShownTime, StateBadge } from '../shown-time';
+import { ShownTime } from '../shown-time';
 import { useAlertRules, useAlerts, webhookKeys, type AlertRuleInput } from './data';
 import { QueryError } from './parts';
 
@@ -81,53 +84,44 @@ export function AlertsSection({ orgId, canWrite }: { orgId: string; canWrite: bo
           {rules.data.data.length === 0 ? (
             <p className="empty">{t('alerts.noRules')}</p>
           ) : (
-            <table className="cards">
-              <thead>
-                <tr>
-                  <th scope="col">{t('alerts.when')}</th>
-                  <th scope="col">{t('alerts.channels')}</th>
-                  <th scope="col">{t('alerts.created')}</th>
-                  {canWrite && <th scope="col">{t('common.actions')}</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {rules.data.data.map((r) => (
-                  <tr key={r.id}>
-                    <td data-label={t('alerts.when')}>
-                      <div>
-                        {words.kind[r.kind]}
-                        {r.kind === 'failure_rate' && (
-                          <span className="hint block">
-                            {t('alerts.threshold', {
-                              percent: r.thresholdPercent ?? '',
-                              minutes: r.windowMinutes ?? '',
-                              jobs: r.minJobs ?? '',
-                            })}
-                          </span>
-                        )}
-                      </div>
-                    </td>
-                    <td data-label={t('alerts.channels')}>
-                      {r.channels.map((c) => words.channel[c]).join(', ')}
-                    </td>
-                    <td data-label={t('alerts.created')}>
-                      <ShownTime iso={r.createdAt} />
-                    </td>
-                    {canWrite && (
-                      <td data-label={t('common.actions')}>
-                        <Button
-                          variant="secondary"
-                          onClick={() => setDeleting(r)}
-                          aria-label={t('alerts.deleteNamed', { kind: words.kind[r.kind] })}
-                        >
-                          {t('alerts.delete')}
-                        </Button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ResourceTable
+              rows={rules.data.data}
+              rowKey={(r) => r.id}
+              columns={[
+                {
+                  header: t('alerts.when'),
+                  cell: (r) => (
+                    <div>
+                      {words.kind[r.kind]}
+                      {r.kind === 'failure_rate' && (
+                        <span className="hint block">
+                          {t('alerts.threshold', {
+                            percent: r.thresholdPercent ?? '',
+                            minutes: r.windowMinutes ?? '',
+                            jobs: r.minJobs ?? '',
+                          })}
+                        </span>
+                      )}
+                    </div>
+                  ),
+                },
+                {
+                  header: t('alerts.channels'),
+                  cell: (r) => r.channels.map((c) => words.channel[c]).join(', '),
+                },
+                { header: t('alerts.created'), cell: (r) => <ShownTime iso={r.createdAt} /> },
+              ]}
+              actions={
+                canWrite &&
+                ((r) => (
+                  <RowAction
+                    label={t('alerts.delete')}
+                    named={t('alerts.deleteNamed', { kind: words.kind[r.kind] })}
+                    onClick={() => setDeleting(r)}
+                  />
+                ))
+              }
+            />
           )}
         </LastData>
       )}
@@ -141,42 +135,34 @@ export function AlertsSection({ orgId, canWrite }: { orgId: string; canWrite: bo
           {alerts.data.data.length === 0 ? (
             <p className="empty">{t('alerts.noAlerts')}</p>
           ) : (
-            <table className="cards">
-              <thead>
-                <tr>
-                  <th scope="col">{t('alerts.what')}</th>
-                  <th scope="col">{t('alerts.subject')}</th>
-                  <th scope="col">{t('alerts.state')}</th>
-                  <th scope="col">{t('alerts.opened')}</th>
-                  <th scope="col">{t('alerts.resolved')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {alerts.data.data.map((a) => (
-                  <tr key={a.id}>
-                    <td data-label={t('alerts.what')}>{words.kind[a.kind]}</td>
-                    <td data-label={t('alerts.subject')}>
-                      {a.kind === 'failure_rate'
-                        ? t('alerts.allJobs')
-                        : (subjectName(a.subjectId) ?? <code>{a.subjectId}</code>)}
-                    </td>
-                    <td data-label={t('alerts.state')}>
-                      {a.state === 'open' ? (
-                        <StateBadge tone="bad">{t('alerts.open')}</StateBadge>
-                      ) : (
-                        <StateBadge tone="ok">{t('alerts.closed')}</StateBadge>
-                      )}
-                    </td>
-                    <td data-label={t('alerts.opened')}>
-                      <ShownTime iso={a.openedAt} />
-                    </td>
-                    <td data-label={t('alerts.resolved')}>
-                      {a.resolvedAt ? <ShownTime iso={a.resolvedAt} /> : '—'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ResourceTable
+              rows={alerts.data.data}
+              rowKey={(a) => a.id}
+              columns={[
+                { header: t('alerts.what'), cell: (a) => words.kind[a.kind] },
+                {
+                  header: t('alerts.subject'),
+                  cell: (a) =>
+                    a.kind === 'failure_rate'
+                      ? t('alerts.allJobs')
+                      : (subjectName(a.subjectId) ?? <code>{a.subjectId}</code>),
+                },
+                {
+                  header: t('alerts.state'),
+                  cell: (a) =>
+                    a.state === 'open' ? (
+                      <StatusBadge tone="bad">{t('alerts.open')}</StatusBadge>
+                    ) : (
+                      <StatusBadge tone="ok">{t('alerts.closed')}</StatusBadge>
+                    ),
+                },
+                { header: t('alerts.opened'), cell: (a) => <ShownTime iso={a.openedAt} /> },
+                {
+                  header: t('alerts.resolved'),
+                  cell: (a) => (a.resolvedAt ? <ShownTime iso={a.resolvedAt} /> : '—'),
+                },
+              ]}
+            />
           )}
         </LastData>
       )}

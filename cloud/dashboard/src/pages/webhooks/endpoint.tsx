@@ -13,13 +13,15 @@ import {
   Button,
   ConfirmDialog,
   Dialog,
+  fieldError,
   FormError,
   LastData,
   Loading,
-  SecretBox,
-  fieldError,
+  SecretPanel,
+  StatusBadge,
+  ResourceTable,
 } from '../../ui';
-import { ShownTime, StateBadge } from '../shown-time';
+import { ShownTime } from '../shown-time';
 import { useDeliveries, webhookKeys, type WebhookEvent } from './data';
 import { EventChoice, QueryError } from './parts';
 
@@ -153,56 +155,50 @@ function Deliveries({
       {list.length === 0 ? (
         <p className="empty">{t('webhooks.noDeliveries')}</p>
       ) : (
-        <table className="cards deliveries">
-          <thead>
-            <tr>
-              <th scope="col">{t('webhooks.event')}</th>
-              <th scope="col">{t('webhooks.result')}</th>
-              <th scope="col">{t('webhooks.statusCode')}</th>
-              <th scope="col">{t('webhooks.attempts')}</th>
-              <th scope="col">{t('webhooks.nextRetry')}</th>
-              <th scope="col">{t('webhooks.sentAt')}</th>
-              {canWrite && <th scope="col">{t('common.actions')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((d) => (
-              <DeliveryRow
-                key={d.id}
-                delivery={d}
-                canWrite={canWrite}
-                resending={resend.isPending && resend.variables === d.id}
-                onResend={() => resend.mutate(d.id)}
-              />
-            ))}
-          </tbody>
-        </table>
+        <ResourceTable
+          className="deliveries"
+          rows={list}
+          rowKey={(d) => d.id}
+          columns={[
+            { header: t('webhooks.event'), cell: (d) => <SentEvent delivery={d} /> },
+            { header: t('webhooks.result'), cell: (d) => <DeliveryResult delivery={d} /> },
+            {
+              header: t('webhooks.statusCode'),
+              cell: (d) => (d.responseStatus === null ? '—' : String(d.responseStatus)),
+            },
+            { header: t('webhooks.attempts'), cell: (d) => formatNumber(d.attempts) },
+            {
+              header: t('webhooks.nextRetry'),
+              cell: (d) => (d.nextAttemptAt ? <ShownTime iso={d.nextAttemptAt} /> : '—'),
+            },
+            {
+              header: t('webhooks.sentAt'),
+              cell: (d) => <ShownTime iso={d.lastAttemptAt ?? d.createdAt} />,
+            },
+          ]}
+          actions={
+            canWrite &&
+            ((d) => (
+              <Button
+                variant="secondary"
+                busy={resend.isPending && resend.variables === d.id}
+                onClick={() => resend.mutate(d.id)}
+                aria-label={t('webhooks.resendNamed', { event: d.type })}
+              >
+                {t('webhooks.resend')}
+              </Button>
+            ))
+          }
+        />
       )}
       <FormError error={resend.error} />
     </LastData>
   );
 }
 
-function DeliveryRow({
-  delivery: d,
-  canWrite,
-  resending,
-  onResend,
-}: {
-  delivery: Delivery;
-  canWrite: boolean;
-  resending: boolean;
-  onResend: () => void;
-}) {
+/** The event a delivery carried, with the body as sent (pretty when it is JSON). */
+function SentEvent({ delivery: d }: { delivery: Delivery }) {
   const { t } = useTranslation();
-  const result =
-    d.state === 'succeeded' ? (
-      <StateBadge tone="ok">{t('webhooks.delivered')}</StateBadge>
-    ) : d.state === 'failed' ? (
-      <StateBadge tone="bad">{t('webhooks.failed')}</StateBadge>
-    ) : (
-      <StateBadge tone="wait">{t('webhooks.pending')}</StateBadge>
-    );
   let body = d.body;
   try {
     body = JSON.stringify(JSON.parse(d.body), null, 2);
@@ -210,45 +206,30 @@ function DeliveryRow({
     // shown as sent
   }
   return (
-    <tr>
-      <td data-label={t('webhooks.event')}>
-        <div>
-          <code>{d.type}</code>
-          <details className="body-sent">
-            <summary>{t('webhooks.bodySent')}</summary>
-            <pre tabIndex={0}>{body}</pre>
-          </details>
-        </div>
-      </td>
-      <td data-label={t('webhooks.result')}>
-        <div>
-          {result}
-          {d.error && <span className="hint block">{d.error}</span>}
-        </div>
-      </td>
-      <td data-label={t('webhooks.statusCode')}>
-        {d.responseStatus === null ? '—' : String(d.responseStatus)}
-      </td>
-      <td data-label={t('webhooks.attempts')}>{formatNumber(d.attempts)}</td>
-      <td data-label={t('webhooks.nextRetry')}>
-        {d.nextAttemptAt ? <ShownTime iso={d.nextAttemptAt} /> : '—'}
-      </td>
-      <td data-label={t('webhooks.sentAt')}>
-        <ShownTime iso={d.lastAttemptAt ?? d.createdAt} />
-      </td>
-      {canWrite && (
-        <td data-label={t('common.actions')}>
-          <Button
-            variant="secondary"
-            busy={resending}
-            onClick={onResend}
-            aria-label={t('webhooks.resendNamed', { event: d.type })}
-          >
-            {t('webhooks.resend')}
-          </Button>
-        </td>
+    <div>
+      <code>{d.type}</code>
+      <details className="body-sent">
+        <summary>{t('webhooks.bodySent')}</summary>
+        <pre tabIndex={0}>{body}</pre>
+      </details>
+    </div>
+  );
+}
+
+/** Delivered, failed (with the receiver's error) or pending. */
+function DeliveryResult({ delivery: d }: { delivery: Delivery }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      {d.state === 'succeeded' ? (
+        <StatusBadge tone="ok">{t('webhooks.delivered')}</StatusBadge>
+      ) : d.state === 'failed' ? (
+        <StatusBadge tone="bad">{t('webhooks.failed')}</StatusBadge>
+      ) : (
+        <StatusBadge tone="warn">{t('webhooks.pending')}</StatusBadge>
       )}
-    </tr>
+      {d.error && <span className="hint block">{d.error}</span>}
+    </div>
   );
 }
 
@@ -274,7 +255,7 @@ function RotateSecret({
     <Dialog title={t('webhooks.rotateTitle', { url: endpoint.url })} onClose={onClose}>
       {rotate.isSuccess ? (
         <>
-          <SecretBox label={t('webhooks.newSecretLabel')} value={rotate.data.secret} />
+          <SecretPanel label={t('webhooks.newSecretLabel')} value={rotate.data.secret} />
           <Button variant="secondary" onClick={onClose}>
             {t('common.done')}
           </Button>

@@ -14,16 +14,18 @@ import { useMode, type Mode } from '../../frame';
 import {
   Button,
   Field,
+  fieldError,
   FormError,
   LastData,
   LoadError,
   Loading,
   PageTitle,
-  SecretBox,
-  fieldError,
+  SecretPanel,
+  StatusBadge,
+  ResourceTable,
 } from '../../ui';
 import { useOrgId } from '../organization';
-import { ShownTime, StateBadge } from '../shown-time';
+import { ShownTime } from '../shown-time';
 import { AlertsSection } from './alerts';
 import { planRequired, useWebhooks, webhookKeys, type WebhookEvent } from './data';
 import { EndpointDetail } from './endpoint';
@@ -81,47 +83,42 @@ export function Webhooks() {
             {mode === 'test' ? t('webhooks.emptyTest') : t('webhooks.emptyLive')}
           </p>
         ) : (
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('webhooks.events')}</th>
-                <th scope="col">{t('webhooks.state')}</th>
-                <th scope="col">{t('webhooks.created')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((w) => (
-                <tr key={w.id} aria-current={w.id === selected?.id ? 'true' : undefined}>
-                  <td data-label={t('webhooks.url')}>
-                    <div>
-                      <button
-                        type="button"
-                        className="link endpoint-url"
-                        onClick={() => select(w.id)}
-                      >
-                        {w.url}
-                      </button>
-                      {w.description && <span className="hint block">{w.description}</span>}
-                    </div>
-                  </td>
-                  <td data-label={t('webhooks.events')}>
-                    <span className="event-list">{w.events.join(', ')}</span>
-                  </td>
-                  <td data-label={t('webhooks.state')}>
-                    {w.enabled ? (
-                      <StateBadge tone="ok">{t('webhooks.enabled')}</StateBadge>
-                    ) : (
-                      <StateBadge tone="bad">{t('webhooks.disabled')}</StateBadge>
-                    )}
-                  </td>
-                  <td data-label={t('webhooks.created')}>
-                    <ShownTime iso={w.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ResourceTable
+            rows={list}
+            rowKey={(w) => w.id}
+            rowProps={(w) => ({ 'aria-current': w.id === selected?.id ? 'true' : undefined })}
+            columns={[
+              {
+                header: t('webhooks.url'),
+                cell: (w) => (
+                  <div>
+                    <button
+                      type="button"
+                      className="link endpoint-url"
+                      onClick={() => select(w.id)}
+                    >
+                      {w.url}
+                    </button>
+                    {w.description && <span className="hint block">{w.description}</span>}
+                  </div>
+                ),
+              },
+              {
+                header: t('webhooks.events'),
+                cell: (w) => <span className="event-list">{w.events.join(', ')}</span>,
+              },
+              {
+                header: t('webhooks.state'),
+                cell: (w) =>
+                  w.enabled ? (
+                    <StatusBadge tone="ok">{t('webhooks.enabled')}</StatusBadge>
+                  ) : (
+                    <StatusBadge tone="bad">{t('webhooks.disabled')}</StatusBadge>
+                  ),
+              },
+              { header: t('webhooks.created'), cell: (w) => <ShownTime iso={w.createdAt} /> },
+            ]}
+          />
         )}
         {selected && (
           <EndpointDetail
@@ -171,7 +168,7 @@ function CreateEndpoint({
     return (
       <div className="panel">
         <h3>{t('webhooks.createdTitle', { url: create.data.webhook.url })}</h3>
-        <SecretBox label={t('webhooks.secretLabel')} value={create.data.secret} />
+        <SecretPanel label={t('webhooks.secretLabel')} value={create.data.secret} />
         <Button variant="secondary" onClick={onDone}>
           {t('common.done')}
         </Button>
