@@ -21,6 +21,14 @@ export default {
       to: { path: '^(cloud|agent|sdk)/' },
     },
     {
+      name: 'ui-is-the-base',
+      severity: 'error',
+      comment:
+        'ui/ is the web base the dashboard and the agent window build on: it imports neither app (nor the cloud or the agent).',
+      from: { path: '^ui/' },
+      to: { path: '^(cloud|agent)/' },
+    },
+    {
       name: 'sdk-stands-alone',
       severity: 'error',
       comment:

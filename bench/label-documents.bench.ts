@@ -15,7 +15,7 @@ import {
   zplPictureLabels,
 } from '@printwire/shared/label-graphics/index';
 import { pngGray } from '@printwire/shared/testing/label-graphics';
-import { pdfOnLabels, renderDocumentForLabel } from '../agent/src/render/label-documents.js';
+import { pdfOnLabels, renderDocumentForLabel } from '@printwire/agent';
 import { fmt, latencies, percentile, report } from './lib.js';
 
 const run = promisify(execFile);

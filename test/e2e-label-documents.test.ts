@@ -17,7 +17,7 @@ import {
   zbarRead,
   zplLabels,
 } from '@printwire/shared/testing/label-graphics';
-import { findBrowser } from '../agent/src/render/html.js';
+import { findBrowser } from '@printwire/agent';
 import { FakePrinter } from './fake-printer.js';
 import {
   AgentProcess,

@@ -93,3 +93,10 @@ export { exportLogs } from './logs/export.js';
 export { WindowPrompts } from './window/prompts.js';
 export { DEFAULT_LOCAL_SETTINGS } from './local-server/local-store.js';
 export { MACOS_CREATE_USER } from './service/plan.js';
+export { findBrowser } from './render/html.js';
+export {
+  pdfOnLabels,
+  renderDocumentForLabel,
+  type LabelDocumentOptions,
+  type LabelPaper,
+} from './render/label-documents.js';

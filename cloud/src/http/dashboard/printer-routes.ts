@@ -8,10 +8,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { CODEPAGES } from '@printwire/shared/codepage/index';
-import {
-  LABEL_DPIS,
-  labelSizeProblem,
-} from '@printwire/shared/label-graphics/label-size';
+import { LABEL_DPIS, labelSizeProblem } from '@printwire/shared/label-graphics/label-size';
 import type { AccountService } from '../../accounts/service.js';
 import type { MembershipService } from '../../accounts/members.js';
 import type { InventoryService } from '../../services/inventory.js';
