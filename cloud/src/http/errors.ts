@@ -15,9 +15,17 @@ interface BodyParserError {
   message?: string;
 }
 
+/** The router's error for a path segment that is not percent-encoded UTF-8 (`%C0%AF`). */
+function isUndecodablePath(err: unknown): boolean {
+  return err instanceof URIError && (err as BodyParserError).status === 400;
+}
+
 function toPrintwireError(err: unknown): PrintwireError | undefined {
   if (err instanceof PrintwireError) return err;
   if (err instanceof ZodError) return invalid('VALIDATION_FAILED', fieldIssues(err));
+  if (isUndecodablePath(err)) {
+    return new PrintwireError('VALIDATION_FAILED', 'the path is not valid percent-encoded UTF-8');
+  }
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -29,6 +37,10 @@ function toPrintwireError(err: unknown): PrintwireError | undefined {
       return new PrintwireError('UNSUPPORTED_MEDIA_TYPE', e.message ?? 'unsupported encoding');
     case 'request.aborted':
       return new PrintwireError('VALIDATION_FAILED', 'the request was aborted');
+  }
+  // Any other client error the body parser reports (a length that does not match the body...).
+  if (e?.type !== undefined && e.status === 400) {
+    return new PrintwireError('VALIDATION_FAILED', e.message ?? 'the request is malformed');
   }
   return undefined;
 }
