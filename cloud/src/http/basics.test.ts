@@ -61,6 +61,17 @@ describe('request ids, error bodies and request bodies', () => {
     }
   });
 
+  test('a body that claims gzip but is not is 400 VALIDATION_FAILED, not a 500', async () => {
+    const res = await h.call('POST', '/v1/jobs', {
+      key: org.testKey,
+      body: '{}',
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.code, 'VALIDATION_FAILED');
+    assert.match(res.body.error.message, /could not be read/);
+  });
+
   test('malformed JSON is 400 INVALID_JSON', async () => {
     const res = await h.call('POST', '/v1/jobs', { key: org.testKey, body: '{"type": "text",' });
     assert.equal(res.status, 400);

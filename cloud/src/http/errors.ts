@@ -13,6 +13,8 @@ interface BodyParserError {
   type?: string;
   status?: number;
   message?: string;
+  /** Set by http-errors on the errors whose message a client may see. */
+  expose?: boolean;
 }
 
 /** The router's error for a path segment that is not percent-encoded UTF-8 (`%C0%AF`). */
@@ -38,9 +40,13 @@ function toPrintwireError(err: unknown): PrintwireError | undefined {
     case 'request.aborted':
       return new PrintwireError('VALIDATION_FAILED', 'the request was aborted');
   }
-  // Any other client error the body parser reports (a length that does not match the body...).
-  if (e?.type !== undefined && e.status === 400) {
-    return new PrintwireError('VALIDATION_FAILED', e.message ?? 'the request is malformed');
+  // Any other client error the body parser marks as safe to show (a gzip body that is not gzip,
+  // a length that does not match the body...).
+  if (e?.expose === true && e.status === 400) {
+    return new PrintwireError(
+      'VALIDATION_FAILED',
+      `the request body could not be read: ${e.message ?? 'malformed'}`,
+    );
   }
   return undefined;
 }
