@@ -134,6 +134,11 @@ export class Agent {
         dataDir: options.dataDir,
         production: process.env.NODE_ENV === 'production',
         now: () => clock.now(),
+        // A web page must not use the agent to reach the shop's network (local jobs only).
+        downloadPolicy: (job) => ({
+          publicOnly:
+            this.queue.isLocal(job.id) && !this.local.settings.localDownloadsToPrivateNetwork,
+        }),
       });
     this.#runner = this.#makeRunner(printers);
     this.local = new LocalMode({

@@ -18,6 +18,7 @@ import type { CloudConfig } from './config.js';
 import { gatewayOptionsFromEnv } from './gateway/gateway.js';
 import { systemClock } from './lib/clock.js';
 import { Store, type StoreOptions } from './storage/store.js';
+import { answerClientErrors } from './http/client-errors.js';
 
 export interface RunningServer {
   url: string;
@@ -109,6 +110,7 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
   });
   // Keep-alive sockets should not hold a shutdown open longer than a request takes.
   server.keepAliveTimeout = 5_000;
+  answerClientErrors(server);
   await cloud.gateway.attach(server);
   await cloud.sweeper.start(config.limits.sweepIntervalMs);
   await cloud.webhooks.start();

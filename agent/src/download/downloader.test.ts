@@ -228,4 +228,29 @@ describe('URL downloads', () => {
       tls.close();
     }
   });
+
+  test("public-only downloads refuse the shop's network by address, by name after DNS, and from the cache; others fetch as before", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-dl-private-'));
+    dirs.push(dir);
+    const d = downloader({ cacheDir: dir });
+    const port = new URL(base).port;
+    // A cloud job (no policy) fetches from the loopback, and the file goes into the cache.
+    assert.equal((await d.download(`${base}/logo.png`)).bytes.toString(), 'PNGDATA');
+    const before = hits.length;
+    for (const url of [
+      `${base}/logo.png`,
+      `http://localhost:${port}/logo.png`,
+      `http://[::ffff:127.0.0.1]:${port}/logo.png`,
+      `http://0.0.0.0:${port}/logo.png`,
+    ]) {
+      await assert.rejects(d.download(url, { publicOnly: true }), (e: unknown) => {
+        assert.ok(e instanceof PrintwireError);
+        assert.equal(e.code, 'DOWNLOAD_FAILED');
+        assert.equal(e.retryable, false);
+        assert.match(e.message, /shop's network.*localDownloadsToPrivateNetwork/);
+        return true;
+      });
+    }
+    assert.equal(hits.length, before, 'the server saw no request');
+  });
 });

@@ -1,9 +1,12 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { DownloadCache, type DownloadedFile } from './download-cache.js';
 import { checkDownloadUrl } from './url-policy.js';
+import { isPrivateAddress, privateNetworkRefused } from './private-network.js';
 
 /** The spec's download limits. */
 export const DOWNLOAD_DEFAULTS = {
@@ -34,6 +37,38 @@ export interface DownloaderOptions {
   now?: () => number;
   /** Extra trusted CA certificates (PEM), e.g. a self-hosted server's. */
   ca?: string | Buffer;
+}
+
+/** What one download may reach. */
+export interface DownloadPolicy {
+  /**
+   * Refuse addresses of the shop's network (see `isPrivateAddress`), checked after DNS
+   * resolution and on every redirect, the resolved address pinned for the connection. Default
+   * false (jobs from the cloud); true for local jobs unless the organization allows it.
+   */
+  publicOnly?: boolean;
+}
+
+/**
+ * A `lookup` for http.request that refuses a name resolving to any address of the shop's
+ * network and hands the socket the very addresses it checked, so that a second resolution (DNS
+ * rebinding) cannot switch the connection to another address.
+ */
+function publicOnlyLookup(url: URL): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      if (addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
+        callback(privateNetworkRefused(url) as unknown as NodeJS.ErrnoException, '', 0);
+        return;
+      }
+      if (options.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }
 
 /** The folder of the download cache inside the agent's data dir. */
@@ -73,14 +108,21 @@ export class Downloader {
     this.#cache = options.cacheDir === null ? null : new DownloadCache(options.cacheDir);
   }
 
-  /** The file at `url`, from the cache when fetched within the cache TTL. */
-  async download(url: string): Promise<DownloadedFile> {
+  /**
+   * The file at `url`, from the cache when fetched within the cache TTL. With
+   * `policy.publicOnly`, only files fetched under that same rule come from the cache (a file
+   * a cloud job fetched from the shop's network is never handed to a local job).
+   */
+  async download(url: string, policy: DownloadPolicy = {}): Promise<DownloadedFile> {
     const target = checkDownloadUrl(url, this.#options.production);
+    const publicOnly = policy.publicOnly === true;
+    if (publicOnly && isPrivateAddress(target.hostname)) throw privateNetworkRefused(target);
+    const key = publicOnly ? `public-only ${target.href}` : target.href;
     const now = this.#options.now();
-    const cached = await this.#cache?.get(target.href, now, this.#options.cacheTtlMs);
+    const cached = await this.#cache?.get(key, now, this.#options.cacheTtlMs);
     if (cached) return cached;
-    const file = await this.#fetch(target);
-    await this.#cache?.put(target.href, file, now).catch(() => undefined);
+    const file = await this.#fetch(target, publicOnly);
+    await this.#cache?.put(key, file, now).catch(() => undefined);
     return file;
   }
 
@@ -89,7 +131,7 @@ export class Downloader {
     return this.#cache?.prune(this.#options.now(), this.#options.cacheTtlMs) ?? Promise.resolve(0);
   }
 
-  #fetch(first: URL): Promise<DownloadedFile> {
+  #fetch(first: URL, publicOnly: boolean): Promise<DownloadedFile> {
     const { timeoutMs } = this.#options;
     return new Promise<DownloadedFile>((resolve, reject) => {
       let settled = false;
@@ -113,18 +155,28 @@ export class Downloader {
         timeoutMs,
       );
       const get = (url: URL, redirects: number) => {
+        // An address written in the URL is not looked up: it is checked here.
+        if (publicOnly && isPrivateAddress(url.hostname)) {
+          finish(privateNetworkRefused(url));
+          return;
+        }
         const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
         const req = send(url, {
           method: 'GET',
+          ...(publicOnly ? { lookup: publicOnlyLookup(url) } : {}),
           headers: { 'user-agent': 'Printwire-Agent', accept: '*/*' },
           ...(this.#options.ca && url.protocol === 'https:' ? { ca: this.#options.ca } : {}),
         });
         abort = () => req.destroy();
         req.on('error', (error: NodeJS.ErrnoException) =>
           finish(
-            new PrintwireError('DOWNLOAD_FAILED', `${url.origin}: ${error.code ?? error.message}`, {
-              cause: error,
-            }),
+            error instanceof PrintwireError
+              ? error
+              : new PrintwireError(
+                  'DOWNLOAD_FAILED',
+                  `${url.origin}: ${error.code ?? error.message}`,
+                  { cause: error },
+                ),
           ),
         );
         req.on('response', (res) => {

@@ -1,5 +1,5 @@
 import type { PrintwireError } from '@printwire/shared/errors/index';
-import type { Downloader } from './downloader.js';
+import type { Downloader, DownloadPolicy } from './downloader.js';
 
 /** Receipt images fetched ahead of encoding, for the receipt engine's `resolveImage`. */
 export interface ReceiptImages {
@@ -42,13 +42,14 @@ export function receiptImageUrls(document: unknown): string[] {
 export async function prefetchReceiptImages(
   document: unknown,
   downloader: Downloader,
+  policy: DownloadPolicy = {},
 ): Promise<ReceiptImages> {
   const fetched = new Map<string, Uint8Array>();
   const failures: ReceiptImages['failures'] = [];
   await Promise.all(
     receiptImageUrls(document).map(async (url) => {
       try {
-        fetched.set(url, (await downloader.download(url)).bytes);
+        fetched.set(url, (await downloader.download(url, policy)).bytes);
       } catch (error) {
         const e = error as PrintwireError;
         failures.push({

@@ -26,6 +26,7 @@ export const DEFAULT_LOCAL_SETTINGS: LocalSettings = {
   devModeEnabled: false,
   allowedOrigins: [],
   signingKeys: [],
+  localDownloadsToPrivateNetwork: false,
 };
 
 /** A template as the cloud's config carries it, stored to render offline. */

@@ -1,6 +1,6 @@
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { encodeReceipt } from '@printwire/shared/receipt/index';
-import { Downloader, downloadCacheDir } from '../download/downloader.js';
+import { Downloader, downloadCacheDir, type DownloadPolicy } from '../download/downloader.js';
 import { prefetchReceiptImages } from '../download/receipt-images.js';
 import type { QueuedJob } from '../queue/job-queue.js';
 import type { HtmlRenderer } from './html.js';
@@ -20,6 +20,8 @@ export interface AgentRendererOptions {
   downloader?: Downloader;
   /** Default: an `HtmlRenderer` with the installed browser (started on the first HTML job). */
   html?: HtmlRenderer;
+  /** What a job's downloads may reach (local jobs: not the shop's network). Default: anything. */
+  downloadPolicy?: (job: QueuedJob) => DownloadPolicy;
 }
 
 /**
@@ -32,9 +34,11 @@ export class AgentRenderer {
   readonly downloader: Downloader;
   #html: HtmlRenderer | null;
   readonly #production: boolean;
+  readonly #policy: (job: QueuedJob) => DownloadPolicy;
 
   constructor(options: AgentRendererOptions) {
     this.#production = options.production;
+    this.#policy = options.downloadPolicy ?? (() => ({}));
     this.downloader =
       options.downloader ??
       new Downloader({
@@ -55,7 +59,8 @@ export class AgentRenderer {
       queued.encoding === 'url' || MEDIA_TYPES.has(queued.type)
         ? await import('./media-job.js')
         : null;
-    const job = media ? await media.resolveUrlContent(queued, this.downloader) : queued;
+    const policy = this.#policy(queued);
+    const job = media ? await media.resolveUrlContent(queued, this.downloader, policy) : queued;
     if (media?.isMediaJob(job.type)) {
       const { renderMediaJob } = media;
       return renderMediaJob(
@@ -74,7 +79,7 @@ export class AgentRenderer {
     if (job.type !== 'receipt' || target.language !== 'escpos' || officeQueue) {
       return renderJob(job, target);
     }
-    const images = await prefetchReceiptImages(receiptDocumentOf(job), this.downloader);
+    const images = await prefetchReceiptImages(receiptDocumentOf(job), this.downloader, policy);
     const failed = images.failures[0];
     if (failed) {
       throw new PrintwireError(failed.code, `receipt image ${failed.url}: ${failed.message}`, {

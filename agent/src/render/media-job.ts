@@ -1,6 +1,6 @@
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { QueuedJob } from '../queue/job-queue.js';
-import type { Downloader } from '../download/downloader.js';
+import type { Downloader, DownloadPolicy } from '../download/downloader.js';
 import type { HtmlRenderer } from './html.js';
 import { renderImageForThermal } from './image.js';
 import { renderPdfForThermal } from './pdf.js';
@@ -49,12 +49,13 @@ export function isMediaJob(type: string): type is (typeof MEDIA_JOB_TYPES)[numbe
 export async function resolveUrlContent<J extends MediaJob>(
   job: J,
   downloader: Downloader,
+  policy: DownloadPolicy = {},
 ): Promise<J> {
   if (job.encoding !== 'url') return job;
   if (typeof job.content !== 'string') {
     throw new PrintwireError('INVALID_JOB', 'url content must be the URL string');
   }
-  const file = await downloader.download(job.content.trim());
+  const file = await downloader.download(job.content.trim(), policy);
   return { ...job, encoding: 'base64', content: file.bytes.toString('base64') };
 }
 

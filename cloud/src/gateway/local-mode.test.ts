@@ -124,6 +124,7 @@ describe('local mode through the agent gateway', () => {
         devModeEnabled: false,
         allowedOrigins: [],
         signingKeys: [],
+        localDownloadsToPrivateNetwork: false,
       });
       assert.equal(welcome.config.printers[0]!.agentPrinterId, 'prn_a');
       await agent.close();
@@ -203,7 +204,7 @@ describe('local mode through the agent gateway', () => {
       await agent.close();
     });
 
-    test('signing keys, allowedOrigins and the three settings reach a connected agent; a revoked key leaves it', async () => {
+    test('signing keys, allowedOrigins and the four settings reach a connected agent; a revoked key leaves it', async () => {
       const s = await shop();
       const { agent } = await online(s.device.deviceToken);
       const created = await s.call('POST', `${s.o}/signing-keys`, { name: 'server' });
@@ -215,6 +216,7 @@ describe('local mode through the agent gateway', () => {
         allowedOrigins: ['https://shop.example.com'],
         requireSignature: true,
         devModeEnabled: true,
+        localDownloadsToPrivateNetwork: true,
       });
       assert.equal(patched.status, 200);
       local = (await agent.next('config')).config.local!;
@@ -224,6 +226,7 @@ describe('local mode through the agent gateway', () => {
         devModeEnabled: true,
         allowedOrigins: ['https://shop.example.com'],
         signingKeys: [{ id: key.id, publicKey: key.publicKey }],
+        localDownloadsToPrivateNetwork: true,
       });
       await s.call('PATCH', s.o, { unsignedModeEnabled: true });
       assert.equal((await agent.next('config')).config.local!.unsignedModeEnabled, true);

@@ -51,6 +51,27 @@ describe('request ids, error bodies and request bodies', () => {
     assert.equal(res.body.error.code, 'NOT_FOUND');
   });
 
+  test('a path segment that is not percent-encoded UTF-8 is 400 VALIDATION_FAILED, not a 500', async () => {
+    for (const id of ['%C0%AF', '%E0%A4%A', '%ED%A0%80']) {
+      const res = await h.call('GET', `/v1/jobs/${id}`, { key: org.testKey });
+      assert.equal(res.status, 400, id);
+      assert.equal(res.body.error.code, 'VALIDATION_FAILED');
+      assert.match(res.body.error.message, /percent-encoded UTF-8/);
+      assert.equal(res.body.requestId, res.headers.get('x-request-id'));
+    }
+  });
+
+  test('a body that claims gzip but is not is 400 VALIDATION_FAILED, not a 500', async () => {
+    const res = await h.call('POST', '/v1/jobs', {
+      key: org.testKey,
+      body: '{}',
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.code, 'VALIDATION_FAILED');
+    assert.match(res.body.error.message, /could not be read/);
+  });
+
   test('malformed JSON is 400 INVALID_JSON', async () => {
     const res = await h.call('POST', '/v1/jobs', { key: org.testKey, body: '{"type": "text",' });
     assert.equal(res.status, 400);

@@ -13,11 +13,21 @@ interface BodyParserError {
   type?: string;
   status?: number;
   message?: string;
+  /** Set by http-errors on the errors whose message a client may see. */
+  expose?: boolean;
+}
+
+/** The router's error for a path segment that is not percent-encoded UTF-8 (`%C0%AF`). */
+function isUndecodablePath(err: unknown): boolean {
+  return err instanceof URIError && (err as BodyParserError).status === 400;
 }
 
 function toPrintwireError(err: unknown): PrintwireError | undefined {
   if (err instanceof PrintwireError) return err;
   if (err instanceof ZodError) return invalid('VALIDATION_FAILED', fieldIssues(err));
+  if (isUndecodablePath(err)) {
+    return new PrintwireError('VALIDATION_FAILED', 'the path is not valid percent-encoded UTF-8');
+  }
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -29,6 +39,14 @@ function toPrintwireError(err: unknown): PrintwireError | undefined {
       return new PrintwireError('UNSUPPORTED_MEDIA_TYPE', e.message ?? 'unsupported encoding');
     case 'request.aborted':
       return new PrintwireError('VALIDATION_FAILED', 'the request was aborted');
+  }
+  // Any other client error the body parser marks as safe to show (a gzip body that is not gzip,
+  // a length that does not match the body...).
+  if (e?.expose === true && e.status === 400) {
+    return new PrintwireError(
+      'VALIDATION_FAILED',
+      `the request body could not be read: ${e.message ?? 'malformed'}`,
+    );
   }
   return undefined;
 }

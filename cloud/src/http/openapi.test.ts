@@ -53,6 +53,24 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(mountedRoutes(router.stack).sort(), documented);
   });
 
+  test('every operation declares the errors any request can get before its handler (400, 413, 415)', async () => {
+    const res = await h.call('GET', '/openapi.json');
+    const logout = await h.call('POST', '/auth/logout', {
+      body: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(logout.status, 400, 'an operation that takes no body still reads a JSON one');
+    for (const [path, methods] of Object.entries(
+      res.body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+    )) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const status of ['400', '413', '415']) {
+          assert.ok(op.responses[status], `${method} ${path} declares ${status}`);
+        }
+      }
+    }
+  });
+
   test('every documented endpoint is reached by its path (none is left behind a path prefix)', async () => {
     for (const op of OPERATIONS) {
       const path = op.path.replace(/\{\w+\}/g, 'x_unknown');

@@ -92,6 +92,11 @@ export function buildOpenApi(
     403: 'FORBIDDEN: the key lacks the scope named in the message',
     429: 'RATE_LIMITED: over 100 requests per second with this key; see Retry-After',
   };
+  const requestErrors: Record<number, string> = {
+    400: 'INVALID_JSON or VALIDATION_FAILED: a malformed body, query or path; details name each field',
+    413: 'PAYLOAD_TOO_LARGE: the request body is over the size limit',
+    415: 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json (UTF-8)',
+  };
   for (const op of operations) {
     const responses: Record<string, Json> = {};
     for (const [status, spec] of Object.entries(op.responses)) {
@@ -120,6 +125,16 @@ export function buildOpenApi(
           },
         };
       }
+    }
+    // The body parser and the router judge every request before its handler does, so any
+    // operation can answer these (a GET with a malformed JSON body, a path id that is not UTF-8).
+    for (const [status, description] of Object.entries(requestErrors)) {
+      responses[status] ??= {
+        description,
+        content: {
+          'application/json': { schema: toSchema(errorBodySchema, 'output', components) },
+        },
+      };
     }
     const operation: Json = {
       operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

@@ -53,6 +53,7 @@ test('templates beyond the size budget are left out, the first ones kept, and th
       devModeEnabled: true,
       allowedOrigins: [],
       signingKeys: [],
+      localDownloadsToPrivateNetwork: false,
     },
   };
   const config = service.configFor(organization, [], '1.1.0', 'dev_1');
@@ -94,6 +95,7 @@ test('the default budget carries the spec’s 200 templates of 2 MB in one messa
         devModeEnabled: false,
         allowedOrigins: [],
         signingKeys: [],
+        localDownloadsToPrivateNetwork: false,
       },
     },
     [],

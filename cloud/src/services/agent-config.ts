@@ -114,6 +114,7 @@ export class AgentConfigService implements ConfigNotifier {
         requireSignature: organization.requireSignature,
         unsignedModeEnabled: organization.unsignedModeEnabled,
         devModeEnabled: organization.devModeEnabled,
+        localDownloadsToPrivateNetwork: organization.localDownloadsToPrivateNetwork,
         allowedOrigins: organization.allowedOrigins.slice(0, PROTOCOL_LIMITS.maxAllowedOrigins),
         signingKeys: keys
           .slice(0, PROTOCOL_LIMITS.maxSigningKeys)

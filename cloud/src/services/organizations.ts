@@ -16,6 +16,7 @@ const LOCAL_SETTINGS = [
   'unsignedModeEnabled',
   'devModeEnabled',
   'allowedOrigins',
+  'localDownloadsToPrivateNetwork',
 ] as const;
 
 export type OrganizationPatch = Parameters<Store['organizations']['update']>[1];

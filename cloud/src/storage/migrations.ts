@@ -12,6 +12,7 @@ import { mailOutboxMigration } from './migrations/0006-mail-outbox.js';
 import { accountMailMigration } from './migrations/0007-account-mail.js';
 import { localModeMigration } from './migrations/0008-local-mode.js';
 import { printerSettingsMigration } from './migrations/0009-printer-settings.js';
+import { localDownloadsMigration } from './migrations/0010-local-downloads.js';
 import type { Dialect } from './dialect.js';
 
 // Still exported here for the modules that import it from the migrations.
@@ -314,6 +315,7 @@ class InCodeMigrations implements MigrationProvider {
       '0007_account_mail': accountMailMigration(this.dialect),
       '0008_local_mode': localModeMigration(),
       '0009_printer_settings': printerSettingsMigration(),
+      '0010_local_downloads': localDownloadsMigration(),
     };
   }
 }

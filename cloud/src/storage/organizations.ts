@@ -44,6 +44,7 @@ export interface OrganizationPatch {
   unsignedModeEnabled?: boolean;
   devModeEnabled?: boolean;
   allowedOrigins?: string[];
+  localDownloadsToPrivateNetwork?: boolean;
 }
 
 /** Calendar month in UTC of a timestamp: the period of the monthly quota. */
@@ -76,6 +77,7 @@ export class OrganizationsRepository {
         requireSignature: 0,
         unsignedModeEnabled: 0,
         devModeEnabled: 0,
+        localDownloadsToPrivateNetwork: 0,
         settings: '{}',
         allowedOrigins: '[]',
         createdAt: now,
@@ -155,6 +157,9 @@ export class OrganizationsRepository {
       if (patch.unsignedModeEnabled !== undefined)
         values.unsignedModeEnabled = patch.unsignedModeEnabled ? 1 : 0;
       if (patch.devModeEnabled !== undefined) values.devModeEnabled = patch.devModeEnabled ? 1 : 0;
+      if (patch.localDownloadsToPrivateNetwork !== undefined) {
+        values.localDownloadsToPrivateNetwork = patch.localDownloadsToPrivateNetwork ? 1 : 0;
+      }
       if (patch.allowedOrigins !== undefined) {
         values.allowedOrigins = JSON.stringify(patch.allowedOrigins);
       }
@@ -243,6 +248,7 @@ export class OrganizationsRepository {
           'organizations.requireSignature as orgRequireSignature',
           'organizations.unsignedModeEnabled as orgUnsignedModeEnabled',
           'organizations.devModeEnabled as orgDevModeEnabled',
+          'organizations.localDownloadsToPrivateNetwork as orgLocalDownloadsToPrivateNetwork',
           'organizations.settings as orgSettings',
           'organizations.allowedOrigins as orgAllowedOrigins',
           'organizations.createdAt as orgCreatedAt',
@@ -258,6 +264,7 @@ export class OrganizationsRepository {
       orgRequireSignature: number;
       orgUnsignedModeEnabled: number;
       orgDevModeEnabled: number;
+      orgLocalDownloadsToPrivateNetwork: number;
       orgSettings: string;
       orgAllowedOrigins: string;
       orgCreatedAt: number;
@@ -276,6 +283,7 @@ export class OrganizationsRepository {
         requireSignature: row.orgRequireSignature,
         unsignedModeEnabled: row.orgUnsignedModeEnabled,
         devModeEnabled: row.orgDevModeEnabled,
+        localDownloadsToPrivateNetwork: row.orgLocalDownloadsToPrivateNetwork,
         settings: row.orgSettings,
         allowedOrigins: row.orgAllowedOrigins,
         createdAt: row.orgCreatedAt,

@@ -47,6 +47,7 @@ export function toOrganization(row: Selectable<OrganizationsTable>): Organizatio
     requireSignature: Number(row.requireSignature) === 1,
     unsignedModeEnabled: Number(row.unsignedModeEnabled) === 1,
     devModeEnabled: Number(row.devModeEnabled) === 1,
+    localDownloadsToPrivateNetwork: Number(row.localDownloadsToPrivateNetwork) === 1,
     allowedOrigins: parseJson<string[]>(row.allowedOrigins, []),
     settings: parseJson(row.settings, {}),
     createdAt: Number(row.createdAt),

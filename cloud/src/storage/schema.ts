@@ -14,6 +14,8 @@ export interface OrganizationsTable {
   requireSignature: number;
   unsignedModeEnabled: number;
   devModeEnabled: number;
+  /** 1: local jobs may download from the shop's network (private addresses). */
+  localDownloadsToPrivateNetwork: number;
   /** Free-form JSON settings the dashboard issue adds to. */
   settings: string;
   /** JSON array of exact origins (local mode). */

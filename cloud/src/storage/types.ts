@@ -27,6 +27,8 @@ export interface Organization {
   requireSignature: boolean;
   unsignedModeEnabled: boolean;
   devModeEnabled: boolean;
+  /** Local jobs may make the agent download from the shop's network (private addresses). */
+  localDownloadsToPrivateNetwork: boolean;
   /** Exact origins whose unsigned local requests print (local mode). */
   allowedOrigins: string[];
   settings: Record<string, unknown>;

@@ -15,6 +15,7 @@ import { ManualClock } from '../lib/clock.js';
 import { bootstrap, type BootstrapResult } from '../services/bootstrap.js';
 import type { Store } from '../storage/store.js';
 import { openTestStore, type StoreKind } from './stores.js';
+import { answerClientErrors } from '../http/client-errors.js';
 import type { Plan } from '../storage/types.js';
 
 export interface Harness {
@@ -72,6 +73,7 @@ export async function startHarness(
   const server: Server = await new Promise((resolve) => {
     const s = cloud.app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerClientErrors(server);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let n = 0;
   return {

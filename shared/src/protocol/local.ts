@@ -67,6 +67,11 @@ export const localSettingsSchema = z.object({
   devModeEnabled: z.boolean(),
   allowedOrigins: z.array(z.string().min(1).max(L.maxOriginChars)).max(L.maxAllowedOrigins),
   signingKeys: z.array(configSigningKeySchema).max(L.maxSigningKeys),
+  /**
+   * A local job's URL (or receipt image) may be fetched from the shop's network (private,
+   * loopback, link-local addresses). Absent (an older cloud): false.
+   */
+  localDownloadsToPrivateNetwork: z.boolean().optional(),
 });
 export type LocalSettings = z.infer<typeof localSettingsSchema>;
 

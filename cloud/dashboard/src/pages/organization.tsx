@@ -131,6 +131,7 @@ function SettingsForm({ org }: { org: Organization }) {
     requireSignature: org.requireSignature,
     unsignedModeEnabled: org.unsignedModeEnabled,
     devModeEnabled: org.devModeEnabled,
+    localDownloadsToPrivateNetwork: org.localDownloadsToPrivateNetwork,
   });
   const save = useMutation({
     mutationFn: () =>
@@ -199,6 +200,12 @@ function SettingsForm({ org }: { org: Organization }) {
             hint={t('settings.devModeHint')}
             checked={form.devModeEnabled}
             onChange={(e) => setForm({ ...form, devModeEnabled: e.target.checked })}
+          />
+          <Checkbox
+            label={t('fields.localDownloadsToPrivateNetwork')}
+            hint={t('settings.localDownloadsHint')}
+            checked={form.localDownloadsToPrivateNetwork}
+            onChange={(e) => setForm({ ...form, localDownloadsToPrivateNetwork: e.target.checked })}
           />
         </fieldset>
         <FormError error={save.error} />

@@ -304,6 +304,19 @@ describe('dashboard accounts', () => {
     h.clock.advance(15 * MINUTE);
   });
 
+  test('turning two-factor off when it is off is 409 CONFLICT, an answer /openapi.json declares', async () => {
+    const p = await h.person('NoTotp');
+    const res = await h.call('POST', '/auth/2fa/disable', {
+      token: p.access,
+      body: { code: '123456' },
+    });
+    assert.equal(res.status, 409);
+    assert.equal(res.body.error.code, 'CONFLICT');
+    const doc = await h.call('GET', '/openapi.json');
+    assert.ok(doc.body.paths['/auth/2fa/disable'].post.responses['409']);
+    assert.ok(doc.body.paths['/auth/2fa/setup'].post.responses['409']);
+  });
+
   test('two-factor: setup, confirm, challenge, codes accepted once, recovery codes once, disable', async () => {
     const p = await h.person('Totp');
     assert.equal((await h.call('POST', '/auth/2fa/setup')).status, 401);

@@ -39,6 +39,10 @@ const invalidBody = {
   description: 'VALIDATION_FAILED: details name each field',
   schema: errorBodySchema,
 };
+const twoFactorConflict = (state: string) => ({
+  description: `CONFLICT: two-factor authentication is ${state}`,
+  schema: errorBodySchema,
+});
 const SESSION_NOTE =
   'Dashboard session: Authorization: Bearer <accessToken> from POST /auth/login (not an API key).';
 
@@ -185,7 +189,10 @@ export const authOperations = {
     description: `${SESSION_NOTE} TOTP per RFC 6238: SHA-1, 6 digits, 30 s. 409 when already on.`,
     tag: TAG,
     auth: 'any',
-    responses: { 200: { description: 'the setup', schema: setupSchema } },
+    responses: {
+      200: { description: 'the setup', schema: setupSchema },
+      409: twoFactorConflict('already enabled'),
+    },
   },
   confirm2fa: {
     method: 'post',
@@ -205,7 +212,11 @@ export const authOperations = {
     tag: TAG,
     auth: 'any',
     body: disable2faBody,
-    responses: { 200: { description: 'disabled', schema: disabledSchema }, 400: invalidBody },
+    responses: {
+      200: { description: 'disabled', schema: disabledSchema },
+      400: invalidBody,
+      409: twoFactorConflict('not enabled'),
+    },
   },
 } satisfies Record<string, Operation>;
 

@@ -56,6 +56,8 @@ describe('dashboard organizations', () => {
       assert.equal(res.status, status, `name of ${name.length}`);
     }
     const id = await newOrg();
+    const fresh = await h.call('GET', `/orgs/${id}`, { token: owner.access });
+    assert.equal(fresh.body.localDownloadsToPrivateNetwork, false, 'off for a new organization');
     for (const retentionDays of [0, 1, 7, 30, 90]) {
       const res = await h.call('PATCH', `/orgs/${id}`, {
         token: owner.access,
@@ -71,9 +73,11 @@ describe('dashboard organizations', () => {
         requireSignature: true,
         unsignedModeEnabled: true,
         devModeEnabled: true,
+        localDownloadsToPrivateNetwork: true,
       },
     });
     assert.equal(all.status, 200);
+    assert.equal(all.body.localDownloadsToPrivateNetwork, true);
     assert.deepEqual(
       [all.body.name, all.body.locale, all.body.requireSignature, all.body.unsignedModeEnabled],
       ['Renamed', 'fr', true, true],
@@ -88,11 +92,13 @@ describe('dashboard organizations', () => {
         requireSignature: 'yes',
         unsignedModeEnabled: 1,
         devModeEnabled: null,
+        localDownloadsToPrivateNetwork: 'no',
       },
     });
     assert.equal(bad.status, 400);
     assert.deepEqual(paths(bad.body), [
       'devModeEnabled',
+      'localDownloadsToPrivateNetwork',
       'locale',
       'name',
       'requireSignature',

@@ -256,6 +256,7 @@ export function presentOrganization(o: Organization) {
     unsignedModeEnabled: o.unsignedModeEnabled,
     devModeEnabled: o.devModeEnabled,
     allowedOrigins: o.allowedOrigins,
+    localDownloadsToPrivateNetwork: o.localDownloadsToPrivateNetwork,
     createdAt: iso(o.createdAt),
   };
 }

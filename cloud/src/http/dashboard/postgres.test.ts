@@ -39,6 +39,12 @@ describe('the dashboard on PostgreSQL', { skip }, () => {
     });
     assert.equal(replay.status, 401);
     const org = await h.call('POST', '/orgs', { token: me.access, body: { name: 'Pg Shop' } });
+    assert.equal(org.body.localDownloadsToPrivateNetwork, false);
+    const allowed = await h.call('PATCH', `/orgs/${org.body.id}`, {
+      token: me.access,
+      body: { localDownloadsToPrivateNetwork: true },
+    });
+    assert.equal(allowed.body.localDownloadsToPrivateNetwork, true);
     const guest = await h.person('PgGuest');
     await h.call('POST', `/orgs/${org.body.id}/invitations`, {
       token: me.access,

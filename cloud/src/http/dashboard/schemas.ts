@@ -110,6 +110,10 @@ export const patchOrgBody = z.object({
   unsignedModeEnabled: z.boolean().optional(),
   devModeEnabled: z.boolean().optional(),
   allowedOrigins: allowedOriginsSchema.optional(),
+  localDownloadsToPrivateNetwork: z.boolean().optional().meta({
+    description:
+      "Jobs printed through local mode may make the agent download their URL (or a receipt image) from the shop's network: private, loopback, link-local and unique-local addresses. Default false.",
+  }),
 });
 export const deleteOrgBody = z.object({ confirm: z.string() });
 export const roleBody = z.object({ role });
@@ -173,6 +177,7 @@ export const organizationSchema = z
     unsignedModeEnabled: z.boolean(),
     devModeEnabled: z.boolean(),
     allowedOrigins: z.array(z.string()),
+    localDownloadsToPrivateNetwork: z.boolean(),
     createdAt: z.string(),
   })
   .meta({ id: 'Organization' });
