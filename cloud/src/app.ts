@@ -214,6 +214,7 @@ export function createApp(deps: AppDeps): CloudApp {
     live,
     clock,
     publicUrl: config.publicUrl,
+    mailDelivery: mailer.delivery ?? 'smtp',
     defaultPageSize: config.limits.defaultPageSize,
     ...(deps.events ? { events: deps.events } : {}),
   });

@@ -10,6 +10,8 @@ test('without SMTP_URL a mail is written as an RFC 5322 .eml file with CRLF line
   const dir = await mkdtemp(join(tmpdir(), 'pw-mail-'));
   try {
     const mailer = createMailer({ dir: join(dir, 'mail') });
+    assert.equal(mailer.delivery, 'files');
+    assert.equal(createMailer({ dir, smtpUrl: 'smtp://mail.example.com:587' }).delivery, 'smtp');
     const link = mailLink('https://print.example.com', 'verify-email', 'tok_abcdefghij');
     await mailer.send(
       composeMail('verify-email', 'fr', { to: 'ana@example.com', link, vars: { name: 'Ana' } }),

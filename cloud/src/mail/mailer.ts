@@ -11,6 +11,11 @@ import nodemailer from 'nodemailer';
 /** Sends mail: SMTP or .eml files (createMailer), or a test's recorder. */
 export interface Mailer {
   send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
+  /**
+   * How mail leaves: `files` when no SMTP server is set (.eml files in DATA_DIR/mail/), so the
+   * dashboard can tell a person who signs up where the message went. Absent: `smtp`.
+   */
+  readonly delivery?: 'smtp' | 'files';
 }
 
 export interface MailerOptions {
@@ -27,6 +32,7 @@ export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
+      delivery: 'smtp',
       async send(message) {
         await transport.sendMail({ from, ...message });
       },
@@ -39,6 +45,7 @@ export function createMailer(options: MailerOptions): Mailer {
   });
   let created: Promise<unknown> | undefined;
   return {
+    delivery: 'files',
     async send(message) {
       created ??= mkdir(options.dir, { recursive: true });
       await created;

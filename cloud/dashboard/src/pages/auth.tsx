@@ -54,6 +54,7 @@ export function SignUp() {
     return (
       <AuthCard title={t('signup.checkMailTitle')}>
         <p>{t('signup.checkMail', { email: form.email })}</p>
+        {signup.data?.mailDelivery === 'files' && <p>{t('signup.mailInFiles')}</p>}
         <ResendVerification email={form.email} />
       </AuthCard>
     );

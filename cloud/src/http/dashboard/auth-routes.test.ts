@@ -25,6 +25,9 @@ describe('dashboard accounts', () => {
       body: { email, password: 'a long password', name: 'Mix', locale: 'fr' },
     });
     assert.equal(res.status, 201);
+    // This cloud has no SMTP server: the answer says the link is in a file, not in a mailbox.
+    assert.equal(res.body.mailDelivery, 'files');
+    assert.match(res.body.message, /\.eml file in the server’s mail folder/);
     const mail = await h.lastMailTo('mixed.case@example.com');
     assert.match(mail.subject, /Confirmez/);
     assert.ok(mail.links[0]!.startsWith(`${h.publicUrl}/verify-email?token=`));
@@ -708,5 +711,23 @@ describe('account e-mails while the mail server is down', () => {
       [`${h.publicUrl}/verify-email`],
       'only the sign-up e-mail reached them',
     );
+  });
+});
+
+describe('dashboard accounts with a mail server', () => {
+  test('sign-up says to check the mailbox when mail leaves by SMTP', async () => {
+    const h = await startDashboard({
+      mailer: (files) => ({ delivery: 'smtp', send: (message) => files.send(message) }),
+    });
+    try {
+      const res = await h.call('POST', '/auth/signup', {
+        body: { email: 'smtp@example.com', password: 'a long password', name: 'S', locale: 'en' },
+      });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.mailDelivery, 'smtp');
+      assert.match(res.body.message, /check your mail/);
+    } finally {
+      await h.close();
+    }
   });
 });

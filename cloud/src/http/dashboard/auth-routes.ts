@@ -22,6 +22,7 @@ import {
   resetBody,
   sessionSchema,
   setupSchema,
+  signupAnswerSchema,
   signupBody,
   tokenBody,
   userSchema,
@@ -55,7 +56,10 @@ export const authOperations = {
     tag: TAG,
     auth: 'none',
     body: signupBody,
-    responses: { 201: { description: 'check your mail', schema: messageSchema }, 400: invalidBody },
+    responses: {
+      201: { description: 'check your mail', schema: signupAnswerSchema },
+      400: invalidBody,
+    },
   },
   verifyEmail: {
     method: 'post',
@@ -225,7 +229,10 @@ export function route(router: Router, op: Operation, ...handlers: RequestHandler
   router[op.method](op.path.replace(/\{(\w+)\}/g, ':$1'), ...handlers);
 }
 
-export function authRoutes(accounts: AccountService, options: { secureCookies: boolean }): Router {
+export function authRoutes(
+  accounts: AccountService,
+  options: { secureCookies: boolean; mailDelivery?: 'smtp' | 'files' },
+): Router {
   const router = Router();
   const ops = authOperations;
   const withSession = requireSession(accounts);
@@ -246,7 +253,12 @@ export function authRoutes(accounts: AccountService, options: { secureCookies: b
 
   route(router, ops.signup, async (req, res) => {
     await accounts.signup(parseWith(signupBody, req.body));
-    res.status(201).json({ message: 'check your mail for the link that confirms your address' });
+    const mailDelivery = options.mailDelivery ?? 'smtp';
+    const message =
+      mailDelivery === 'files'
+        ? 'no mail server is set: the link that confirms your address is in an .eml file in the server’s mail folder (DATA_DIR/mail/)'
+        : 'check your mail for the link that confirms your address';
+    res.status(201).json({ message, mailDelivery });
   });
   route(router, ops.verifyEmail, async (req, res) => {
     res.json(await accounts.verifyEmail(parseWith(tokenBody, req.body).token));

@@ -50,6 +50,8 @@ export interface DashboardDeps {
   clock: Clock;
   /** PUBLIC_URL: https makes the refresh cookie Secure. */
   publicUrl: string;
+  /** How mail leaves (the sign-up answer says so): see `Mailer.delivery`. */
+  mailDelivery: 'smtp' | 'files';
   /** Page size of lists when `limit` is not given. */
   defaultPageSize: number;
   /** The event stream's heartbeat and session checks. */
@@ -60,7 +62,7 @@ export function dashboardRoutes(deps: DashboardDeps): Router[] {
   const { accounts, members, organizations, inventory, jobs, defaultPageSize } = deps;
   const secureCookies = deps.publicUrl.startsWith('https:');
   return [
-    authRoutes(accounts, { secureCookies }),
+    authRoutes(accounts, { secureCookies, mailDelivery: deps.mailDelivery }),
     orgRoutes({
       clock: deps.clock,
       accounts,

@@ -156,6 +156,13 @@ export const challengeSchema = z.object({
   challenge: z.string(),
 });
 export const messageSchema = z.object({ message: z.string() });
+export const signupAnswerSchema = z.object({
+  message: z.string(),
+  mailDelivery: z.enum(['smtp', 'files']).meta({
+    description:
+      '`files`: this server has no SMTP server set, so the message was written as an .eml file in its mail folder (DATA_DIR/mail/) instead of being sent',
+  }),
+});
 export const setupSchema = z.object({
   setupToken: z.string(),
   secret: z.string(),
