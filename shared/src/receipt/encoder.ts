@@ -327,7 +327,7 @@ function encodeBlock(
       if (language === 'escpos' || language === 'raster') {
         ctx.out.push({ op: 'raw', bytes: decodeBase64(block.data)! });
       } else {
-        ctx.warn(`blocks[${index}]: raw ESC/POS bytes are not sent to a ${language} printer`);
+        ctx.warn(`blocks[${index}]: raw ESC/POS bytes are not sent to a printer that takes ${language}`);
       }
       return;
   }
