@@ -327,7 +327,9 @@ function encodeBlock(
       if (language === 'escpos' || language === 'raster') {
         ctx.out.push({ op: 'raw', bytes: decodeBase64(block.data)! });
       } else {
-        ctx.warn(`blocks[${index}]: raw ESC/POS bytes are not sent to a printer that takes ${language}`);
+        ctx.warn(
+          `blocks[${index}]: raw ESC/POS bytes are not sent to a printer that takes ${language}`,
+        );
       }
       return;
   }
