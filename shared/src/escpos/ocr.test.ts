@@ -5,10 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import sharp from 'sharp';
 import { renderEscposToPng } from './render.js';
-import { ESC, GS, LF, esc, requireTool, skipWithout } from '../testing/escpos.js';
+import { ESC, GS, LF, esc, readWithTesseract, skipWithout } from '../testing/escpos.js';
 
 const skip = skipWithout('tesseract');
 
@@ -55,17 +53,7 @@ const RECEIPT = esc(
 
 describe('virtual printer: OCR reads the text', { skip }, () => {
   test('tesseract reads every word of a rendered receipt', async () => {
-    requireTool('tesseract');
-    const png = await renderEscposToPng(RECEIPT, { paper: '80mm' });
-    const scaled = await sharp(png)
-      .resize({ width: 576 * 2, kernel: 'nearest' })
-      .png()
-      .toBuffer();
-    const text = execFileSync('tesseract', ['stdin', 'stdout', '--psm', '4'], {
-      input: scaled,
-      encoding: 'utf8',
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const text = await readWithTesseract(await renderEscposToPng(RECEIPT, { paper: '80mm' }));
     const words = new Set(text.toLowerCase().split(/[^a-z]+/));
     const expected =
       'bakery twelve rue des boulangers espresso coffee five euros croissant with butter the quick brown fox jumps over lazy dog thank you for your visit';

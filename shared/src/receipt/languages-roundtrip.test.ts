@@ -12,12 +12,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { interpretEposXml } from '../epos/interpreter.js';
 import { interpretEscpos } from '../escpos/interpreter.js';
 import type { PrintedPage } from '../escpos/types.js';
 import { interpretStarprnt } from '../starprnt/interpreter.js';
-import { requireTool, skipWithout } from '../testing/escpos.js';
+import { readWithTesseract, requireTool, skipWithout } from '../testing/escpos.js';
 import { encodeReceiptWithReport } from './encoder.js';
 import { renderPrinterBytesToPng } from './languages/preview.js';
 import type { PrinterLanguage } from './printer-commands.js';
@@ -138,17 +137,7 @@ describe(
   { skip: skipWithout('tesseract') },
   () => {
     async function ocr(png: Buffer): Promise<string> {
-      requireTool('tesseract');
-      const scaled = await sharp(png)
-        .resize({ width: 576 * 2, kernel: 'nearest' })
-        .png()
-        .toBuffer();
-      const text = execFileSync('tesseract', ['stdin', 'stdout', '--psm', '4'], {
-        input: scaled,
-        encoding: 'utf8',
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      return text.replace(/\s+/g, ' ').trim();
+      return (await readWithTesseract(png)).replace(/\s+/g, ' ').trim();
     }
 
     /** The words read, in order of reading within a line; lines close together may swap. */

@@ -1,5 +1,5 @@
 /** Helpers of the virtual printer's tests: ESC/POS bytes from readable parts, external tools. */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { interpretEscpos } from '../escpos/interpreter.js';
 import type { InterpretOptions, PrintedPage } from '../escpos/types.js';
 
@@ -112,3 +112,22 @@ export const VALID = esc(
   [GS, 0x6b, 2, '400638133393', 0, ESC, 0x70, 0, 10, 20, 0x10, 0x04, 1, GS, 0x72, 1],
   [0x10, 0x14, 1, 0, 1, ESC, 0x26, 3, 65, 65, 2, 1, 2, 3, 4, 5, 6, GS, 0x56, 66, 10, GS, 0x56, 0],
 );
+
+/**
+ * The text tesseract reads from a page's PNG, scaled up 2x (nearest neighbour) as a scanner's
+ * resolution would give it. Fails when tesseract is missing (see skipWithout).
+ */
+export async function readWithTesseract(png: Buffer): Promise<string> {
+  requireTool('tesseract');
+  const { default: sharp } = await import('sharp');
+  const { width = 576 } = await sharp(png).metadata();
+  const scaled = await sharp(png)
+    .resize({ width: width * 2, kernel: 'nearest' })
+    .png()
+    .toBuffer();
+  return execFileSync('tesseract', ['stdin', 'stdout', '--psm', '4'], {
+    input: scaled,
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}

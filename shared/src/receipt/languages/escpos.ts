@@ -4,7 +4,7 @@ import * as cmd from '../commands.js';
 import { GS_K_FORMAT } from '../barcode.js';
 import type { PrinterCommand } from '../printer-commands.js';
 import { ByteWriter } from '../writer.js';
-import type { LanguageJob, PrinterLanguageEncoder } from './language.js';
+import { byteLanguage, type LanguageJob } from './language.js';
 
 /** FS & / FS .: Kanji mode on and off (GB18030 on the Chinese models). */
 const FS = 0x1c;
@@ -69,10 +69,4 @@ function write(out: ByteWriter, c: PrinterCommand, job: LanguageJob): void {
   }
 }
 
-export const escposLanguage: PrinterLanguageEncoder = {
-  encode(commands, job) {
-    const out = new ByteWriter(8192);
-    for (const c of commands) write(out, c, job);
-    return out.toUint8Array();
-  },
-};
+export const escposLanguage = byteLanguage(write);

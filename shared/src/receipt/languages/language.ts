@@ -2,6 +2,7 @@
 import type { PrinterProfile } from '../../printers/index.js';
 import type { PageGeometry } from '../context.js';
 import type { PrinterCommand } from '../printer-commands.js';
+import { ByteWriter } from '../writer.js';
 
 export interface LanguageJob {
   profile: PrinterProfile;
@@ -13,4 +14,17 @@ export interface LanguageJob {
 /** One printer language: ESC/POS, StarPRNT, ePOS-Print XML or a raster picture. */
 export interface PrinterLanguageEncoder {
   encode(commands: readonly PrinterCommand[], job: LanguageJob): Uint8Array;
+}
+
+/** A language whose output is bytes written command by command. */
+export function byteLanguage(
+  write: (out: ByteWriter, command: PrinterCommand, job: LanguageJob) => void,
+): PrinterLanguageEncoder {
+  return {
+    encode(commands, job) {
+      const out = new ByteWriter(8192);
+      for (const c of commands) write(out, c, job);
+      return out.toUint8Array();
+    },
+  };
 }

@@ -6,7 +6,7 @@
  */
 import type { PrinterCommand } from '../printer-commands.js';
 import { ByteWriter } from '../writer.js';
-import type { LanguageJob, PrinterLanguageEncoder } from './language.js';
+import { byteLanguage, type LanguageJob } from './language.js';
 import * as star from './starprnt-commands.js';
 
 const MAX_EXPANSION = 6;
@@ -98,10 +98,4 @@ function write(out: ByteWriter, c: PrinterCommand, job: LanguageJob): void {
   }
 }
 
-export const starprntLanguage: PrinterLanguageEncoder = {
-  encode(commands, job) {
-    const out = new ByteWriter(8192);
-    for (const c of commands) write(out, c, job);
-    return out.toUint8Array();
-  },
-};
+export const starprntLanguage = byteLanguage(write);
