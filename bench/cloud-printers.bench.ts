@@ -123,7 +123,11 @@ async function main(): Promise<void> {
   ];
   for (const path of paths) {
     const first = poll(path, answers);
-    const res = await fetch(printwire.url + path, { method: 'POST', ...first });
+    const res = await fetch(printwire.url + path, {
+      method: first.method,
+      headers: first.headers,
+      body: first.body,
+    });
     if (res.status !== 200) throw new Error(`first poll answered ${res.status}`);
     await res.arrayBuffer();
   }
