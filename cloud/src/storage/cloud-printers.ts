@@ -214,7 +214,9 @@ export class CloudPrintersRepository {
             )
             .as('hasQueued'),
         ])
-        .where('cloudPrinters.secretHash', '=', slot('secretHash')),
+        .where('cloudPrinters.secretHash', '=', slot('secretHash'))
+        // A device deactivated in the dashboard is refused, as an agent's revoked token is.
+        .where('devices.activated', '=', 1),
     );
     const [row] = await query.execute<PollRow>(this.read, { secretHash });
     if (!row) return undefined;

@@ -412,6 +412,10 @@ describe('printers that connect by themselves', () => {
       404,
     );
 
+    // Deactivating its device in the dashboard refuses its polls as well.
+    await h.store.devices.deactivateDevice(org.orgId, star.deviceId);
+    assert.equal((await new SimulatedCloudPrnt({ url: star.url }).poll()).status, 404);
+
     await h.cloud.cloudPrinters.remove(org.orgId, epson.printerId);
     assert.equal((await new SimulatedSdp(epson.url).getRequest()).status, 404);
     const setting = await h.call(
