@@ -6,6 +6,8 @@
  * redirects, and the protocol's logic lives in services/cloud-printers.
  */
 import express, { Router, type Request, type Response } from 'express';
+import { PrintwireError } from '@printwire/shared/errors/index';
+import { errorBodySchema } from '../../resources/schemas.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { CloudPrntEndpoint, type PullReply } from '../../services/cloud-printers/cloudprnt.js';
@@ -20,7 +22,10 @@ const TAG = 'Printers that connect by themselves';
 const secretParams = z.object({
   secret: z.string().describe('the secret of the printer’s address (shown once in the dashboard)'),
 });
-const wrongSecret = { description: 'no printer has this address (removed, or mistyped)' };
+const wrongSecret = {
+  description: 'NOT_FOUND: no printer has this address (removed, or mistyped)',
+  schema: errorBodySchema,
+};
 
 export const printerPullOperations = {
   cloudPrntPoll: {
@@ -45,8 +50,14 @@ export const printerPullOperations = {
     params: secretParams,
     responses: {
       200: { description: 'the job’s bytes' },
-      404: { description: 'no job, or no printer has this address' },
-      415: { description: 'the job is not offered in this media type' },
+      404: {
+        description: 'NOT_FOUND: no job, or no printer has this address',
+        schema: errorBodySchema,
+      },
+      415: {
+        description: 'UNSUPPORTED_MEDIA_TYPE: the job is not offered in this media type',
+        schema: errorBodySchema,
+      },
     },
   },
   cloudPrntConfirm: {
@@ -67,7 +78,7 @@ export const printerPullOperations = {
     summary: 'Star CloudPRNT server setting request: 404, this server speaks CloudPRNT over HTTP',
     tag: TAG,
     auth: 'none',
-    responses: { 404: { description: 'CloudPRNT HTTP only' } },
+    responses: { 404: { description: 'NOT_FOUND: CloudPRNT HTTP only', schema: errorBodySchema } },
   },
   sdpRequest: {
     method: 'post',
@@ -86,7 +97,15 @@ export const printerPullOperations = {
 const JSON_LIMIT = 64 * 1024;
 const FORM_LIMIT = 1024 * 1024;
 
+/** Sends a reply; an error as the API's error body (the printers ignore error bodies). */
 function send(res: Response, reply: PullReply): void {
+  if (reply.status >= 400) {
+    const message = typeof reply.body === 'string' ? reply.body : 'refused';
+    throw new PrintwireError(
+      reply.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'NOT_FOUND',
+      message,
+    );
+  }
   res.status(reply.status);
   if (reply.contentType) res.type(reply.contentType);
   if (Buffer.isBuffer(reply.body) || typeof reply.body === 'string') res.send(reply.body);
@@ -115,8 +134,8 @@ export function printerPullRoutes(deps: {
 
   // MQTT-capable Star firmware asks for this beside the configured address: HTTP only here.
   const ops = printerPullOperations;
-  route(router, ops.cloudPrntSetting, (_req, res) => {
-    res.status(404).json({ error: 'this server speaks CloudPRNT over HTTP only' });
+  route(router, ops.cloudPrntSetting, () => {
+    throw new PrintwireError('NOT_FOUND', 'this server speaks CloudPRNT over HTTP only');
   });
   route(router, ops.cloudPrntPoll, json, async (req, res) => {
     send(res, await cloudprnt.poll(secretOf(req), req.body));

@@ -26,8 +26,8 @@ export interface PullReply {
 
 const NOT_FOUND: PullReply = {
   status: 404,
-  contentType: 'application/json',
-  body: { error: 'no printer has this address (it was removed, or the address is mistyped)' },
+  contentType: 'text/plain',
+  body: 'no printer has this address (it was removed, or the address is mistyped)',
 };
 
 interface ClientActionResult {

@@ -28,8 +28,8 @@ const XML = 'text/xml; charset=utf-8';
 const EMPTY: PullReply = { status: 200, contentType: XML, body: '' };
 const NOT_FOUND: PullReply = {
   status: 404,
-  contentType: XML,
-  body: '<?xml version="1.0" encoding="utf-8"?><Error>no printer has this address</Error>',
+  contentType: 'text/plain',
+  body: 'no printer has this address (it was removed, or the address is mistyped)',
 };
 
 /** How long the printer waits for its print engine (ms). */
