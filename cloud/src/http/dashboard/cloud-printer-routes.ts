@@ -41,6 +41,7 @@ export const cloudPrinterOperations = {
       },
       400: { description: 'VALIDATION_FAILED', schema: errorBodySchema },
       403: { description: 'FORBIDDEN: the role may not do this', schema: errorBodySchema },
+      404: { description: 'NOT_FOUND: no such organization', schema: errorBodySchema },
     },
   },
   deleteCloudPrinter: {
