@@ -16,6 +16,11 @@ import { jsonBody } from './http/middleware/body.js';
 import { requestId } from './http/middleware/request-id.js';
 import { buildOpenApi } from './http/openapi.js';
 import { webAppRoutes } from './http/web-app.js';
+import {
+  printerPullOperations,
+  printerPullRoutes,
+  PULL_PREFIX,
+} from './http/printer-pull/routes.js';
 import type { Guards, Operation } from './http/operation.js';
 import { accountOperations, accountRoutes } from './http/v1/account.js';
 import { inventoryOperations, inventoryRoutes } from './http/v1/inventory.js';
@@ -29,6 +34,10 @@ import { gatewayOperations, gatewayRoutes } from './http/agent/activate-route.js
 import { MembershipService } from './accounts/members.js';
 import { AccountService } from './accounts/service.js';
 import { AgentConfigService } from './services/agent-config.js';
+import {
+  CloudPrinterService,
+  type CloudPrinterTimings,
+} from './services/cloud-printers/service.js';
 import { CredentialService } from './services/credentials.js';
 import { InventoryService } from './services/inventory.js';
 import { OrganizationService } from './services/organizations.js';
@@ -64,6 +73,8 @@ export interface AppDeps {
   webhooks?: Partial<WebhookOptions>;
   /** The dashboard's event stream: heartbeat and session-check intervals. */
   events?: Partial<EventStreamOptions>;
+  /** Printers without a computer: offline and unconfirmed delays (tests shorten nothing: the clock moves). */
+  cloudPrinters?: Partial<CloudPrinterTimings>;
   /** The built web dashboard; default cloud/dashboard/dist. */
   dashboardDist?: string;
 }
@@ -75,6 +86,8 @@ export interface CloudApp {
   /** The agents' WebSocket server; `serve` attaches it to the HTTP server. */
   gateway: AgentGateway;
   devices: DeviceService;
+  /** Printers that poll the cloud themselves; `serve` starts its sweep. */
+  cloudPrinters: CloudPrinterService;
   /** Agents' configurations; `changed(orgId)` pushes them to the organization's agents. */
   agentConfig: AgentConfigService;
   /** Webhook endpoints and the delivery worker; `serve` calls `webhooks.start()`. */
@@ -96,6 +109,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(webhookOperations),
   ...DASHBOARD_OPERATIONS,
   ...Object.values(webhookDashboardOperations),
+  ...Object.values(printerPullOperations),
   {
     method: 'get',
     path: '/openapi.json',
@@ -177,6 +191,16 @@ export function createApp(deps: AppDeps): CloudApp {
   const signingKeys = new SigningKeyService({ store, clock, agents });
   const templates = new TemplateService({ store, clock, agents });
   const inventory = new InventoryService({ store, agents, revoker: devices });
+  const cloudPrinters = new CloudPrinterService({
+    store,
+    bus,
+    clock,
+    logger,
+    devices,
+    jobs,
+    publicUrl: config.publicUrl,
+    ...(deps.cloudPrinters ? { timings: deps.cloudPrinters } : {}),
+  });
 
   const guards: Guards = {
     apiKey: apiKeyGuard({
@@ -191,6 +215,8 @@ export function createApp(deps: AppDeps): CloudApp {
   };
 
   app.use(requestId(logger));
+  // The printers' own endpoints before the API's JSON check: they post JSON and forms.
+  app.use(onlyUnder([PULL_PREFIX], [printerPullRoutes({ cloudPrinters, logger })]));
   app.use(jsonBody({ maxBytes: config.limits.maxBodyBytes }));
 
   // The busiest routes first, on the app itself: a job request walks no other route and enters
@@ -210,6 +236,7 @@ export function createApp(deps: AppDeps): CloudApp {
     signingKeys,
     templates,
     inventory,
+    cloudPrinters,
     jobs,
     live,
     clock,
@@ -245,6 +272,7 @@ export function createApp(deps: AppDeps): CloudApp {
     sweeper,
     gateway,
     devices,
+    cloudPrinters,
     agentConfig,
     webhooks,
     live,
