@@ -29,6 +29,10 @@ import { gatewayOperations, gatewayRoutes } from './http/agent/activate-route.js
 import { MembershipService } from './accounts/members.js';
 import { AccountService } from './accounts/service.js';
 import { AgentConfigService } from './services/agent-config.js';
+import {
+  CloudPrinterService,
+  type CloudPrinterTimings,
+} from './services/cloud-printers/service.js';
 import { CredentialService } from './services/credentials.js';
 import { InventoryService } from './services/inventory.js';
 import { OrganizationService } from './services/organizations.js';
@@ -64,6 +68,8 @@ export interface AppDeps {
   webhooks?: Partial<WebhookOptions>;
   /** The dashboard's event stream: heartbeat and session-check intervals. */
   events?: Partial<EventStreamOptions>;
+  /** Printers without a computer: offline and unconfirmed delays (tests shorten nothing: the clock moves). */
+  cloudPrinters?: Partial<CloudPrinterTimings>;
   /** The built web dashboard; default cloud/dashboard/dist. */
   dashboardDist?: string;
 }
@@ -75,6 +81,8 @@ export interface CloudApp {
   /** The agents' WebSocket server; `serve` attaches it to the HTTP server. */
   gateway: AgentGateway;
   devices: DeviceService;
+  /** Printers that poll the cloud themselves; `serve` starts its sweep. */
+  cloudPrinters: CloudPrinterService;
   /** Agents' configurations; `changed(orgId)` pushes them to the organization's agents. */
   agentConfig: AgentConfigService;
   /** Webhook endpoints and the delivery worker; `serve` calls `webhooks.start()`. */
@@ -177,6 +185,16 @@ export function createApp(deps: AppDeps): CloudApp {
   const signingKeys = new SigningKeyService({ store, clock, agents });
   const templates = new TemplateService({ store, clock, agents });
   const inventory = new InventoryService({ store, agents, revoker: devices });
+  const cloudPrinters = new CloudPrinterService({
+    store,
+    bus,
+    clock,
+    logger,
+    devices,
+    jobs,
+    publicUrl: config.publicUrl,
+    ...(deps.cloudPrinters ? { timings: deps.cloudPrinters } : {}),
+  });
 
   const guards: Guards = {
     apiKey: apiKeyGuard({
@@ -210,6 +228,7 @@ export function createApp(deps: AppDeps): CloudApp {
     signingKeys,
     templates,
     inventory,
+    cloudPrinters,
     jobs,
     live,
     clock,
@@ -245,6 +264,7 @@ export function createApp(deps: AppDeps): CloudApp {
     sweeper,
     gateway,
     devices,
+    cloudPrinters,
     agentConfig,
     webhooks,
     live,

@@ -113,6 +113,8 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
   answerClientErrors(server);
   await cloud.gateway.attach(server);
   await cloud.sweeper.start(config.limits.sweepIntervalMs);
+  // Printers without a computer: offline after 60 s of silence, UNCONFIRMED after 120 s.
+  cloud.cloudPrinters.start(5_000);
   await cloud.webhooks.start();
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
@@ -139,6 +141,7 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
         server.closeIdleConnections();
       });
       await cloud.sweeper.stop();
+      cloud.cloudPrinters.stop();
       await cloud.webhooks.stop();
       await Promise.allSettled([store.close(), cache.close(), bus.close()]);
       log.info('stopped');

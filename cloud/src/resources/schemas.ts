@@ -271,3 +271,18 @@ export const receiptPreviewSchema = z
     warnings: z.array(z.string()),
   })
   .meta({ id: 'ReceiptPreview' });
+
+export const cloudPrinterCreatedSchema = z
+  .object({
+    device: deviceSchema,
+    printer: printerSchema,
+    url: z.string().meta({
+      description:
+        'The address to type into the printer’s settings (CloudPRNT Server URL, or SDP URL). It carries a secret of its own: it is shown once, and a printer is found by it.',
+    }),
+  })
+  .meta({
+    id: 'CloudPrinterCreated',
+    description:
+      'A printer that connects by itself (Star CloudPRNT, Epson Server Direct Print): a device of its own (os "printer") with one printer (connection "cloudprnt" or "sdp"), and its address.',
+  });

@@ -190,6 +190,28 @@ export class DeviceService {
     await this.publishPrinterChanges(changes, now);
   }
 
+  /**
+   * A device that reaches the cloud by polling (a printer without a computer) was heard from:
+   * online from its first poll (device.online, as an agent's hello).
+   */
+  async polled(organizationId: string, deviceId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const presence = await this.deps.store.devices.setPresence(
+      organizationId,
+      deviceId,
+      'online',
+      now,
+    );
+    if (presence && presence.before.status !== 'online') {
+      await this.publishDevice('device.online', presence.after, now);
+    }
+  }
+
+  /** A device created in the dashboard (a printer without a computer): device.activated. */
+  added(device: Device): Promise<void> {
+    return this.publishDevice('device.activated', device, this.deps.clock.now());
+  }
+
   async heardFrom(organizationId: string, deviceId: string): Promise<void> {
     await this.deps.store.devices.touch(organizationId, deviceId, this.deps.clock.now());
   }

@@ -35,6 +35,7 @@ import type {
 import { validateJobRequest } from './job-request.js';
 import { PLAN_RULES } from './plans.js';
 import { resolveTarget, type Target } from './targets.js';
+import { cloudJobProblem, previewOf } from './cloud-printers/job-output.js';
 
 export interface JobContext {
   organization: Organization;
@@ -95,6 +96,8 @@ export class JobService {
       resolveTarget(this.deps.store, ctx.organization.id, ctx.mode, req),
     ]);
     if (!target.ok) throw invalid('INVALID_JOB', target.issues);
+    const cloudProblem = cloudTargetProblem(target.target.printer, prepared);
+    if (cloudProblem) throw invalid('INVALID_JOB', [cloudProblem]);
     const o = req.options ?? {};
     const options = printOptions(o);
     const paper = o.paper ?? prepared.templatePaper ?? undefined;
@@ -182,7 +185,8 @@ export class JobService {
         target.printer,
         options.paper as string | undefined,
       );
-      previewable = print.previewable;
+      // A printer that connects by itself: the preview is drawn from what it receives.
+      previewable = print.previewable || isCloudPrinter(target.printer);
       then = print.then;
       options.paper = print.paper;
       if (prepared.type === 'receipt') options.profile = print.profile;
@@ -387,6 +391,8 @@ export class JobService {
    * NOT_FOUND for live jobs, types without a preview, and deleted content.
    */
   async preview(ctx: JobContext, id: string): Promise<Buffer> {
+    const cloud = await this.cloudPreview(ctx, id);
+    if (cloud) return cloud;
     const printed = await this.printedBytes(ctx, id);
     if (!printed) throw new PrintwireError('NOT_FOUND', `job ${id} has no preview`);
     if (printed.preview) return printed.preview;
@@ -395,6 +401,30 @@ export class JobService {
     }
     const paper = printed.job.options.paper === '58mm' ? '58mm' : '80mm';
     const png = await renderEscposToPng(printed.bytes, { paper });
+    await this.deps.store.jobs.savePreview(ctx.organization.id, id, png);
+    return png;
+  }
+
+  /**
+   * A test job's picture for a printer that connects by itself, drawn from what that printer
+   * would receive (then kept like any preview); undefined for any other job.
+   */
+  private async cloudPreview(ctx: JobContext, id: string): Promise<Buffer | undefined> {
+    const job = await this.get(ctx, id);
+    if (job.mode !== 'test' || !job.hasPreview || !job.printerId) return undefined;
+    const printer = await this.deps.store.inventory.getPrinter(ctx.organization.id, job.printerId, {
+      includeSandbox: true,
+    });
+    if (!printer || !isCloudPrinter(printer)) return undefined;
+    const stored = await this.deps.store.jobs.getContent(ctx.organization.id, ctx.mode, id);
+    if (!stored) return undefined;
+    if (stored.preview) return stored.preview;
+    const png = await previewOf(
+      job,
+      Buffer.from(stored.content),
+      printer.connection,
+      printer.paper,
+    );
     await this.deps.store.jobs.savePreview(ctx.organization.id, id, png);
     return png;
   }
@@ -446,6 +476,19 @@ export class JobService {
       }
     }
   }
+}
+
+function isCloudPrinter(printer: Printer | undefined): boolean {
+  return printer?.connection === 'cloudprnt' || printer?.connection === 'sdp';
+}
+
+/** ZPL, EPL and the like cannot go to a printer that connects by itself. */
+function cloudTargetProblem(
+  printer: Printer | undefined,
+  prepared: { type: string; encoding: string },
+): FieldIssue | undefined {
+  if (!printer || !isCloudPrinter(printer)) return undefined;
+  return cloudJobProblem(printer.connection, prepared.type, prepared.encoding);
 }
 
 function idempotencyProblem(header: string | undefined, max: number): FieldIssue | undefined {

@@ -45,22 +45,36 @@ export class JobTransitions {
     now: number,
     options?: WriteOptions,
   ): Promise<TransitionResult> {
-    return this.write(async (trx) => {
-      let q = trx
-        .selectFrom('jobs')
-        .innerJoin('organizations', 'organizations.id', 'jobs.organizationId')
-        .selectAll('jobs')
-        .select('organizations.retentionDays as orgRetentionDays')
-        .where('jobs.organizationId', '=', organizationId)
-        .where('jobs.id', '=', id);
-      if (mode !== null) q = q.where('jobs.mode', '=', mode);
-      const row = await q.executeTakeFirst();
-      if (!row) throw new PrintwireError('JOB_NOT_FOUND', `no job ${id}`);
-      const job = toJob(row);
-      const result = transition(job, to, info, now, Number(row.orgRetentionDays));
-      await this.applyIn(trx, job.state, result);
-      return result;
-    }, options);
+    return this.write(
+      (trx) => this.transitionIn(trx, organizationId, mode, id, to, info, now),
+      options,
+    );
+  }
+
+  /** `transition` inside a transaction of the caller's (a change written with it). */
+  async transitionIn(
+    trx: Transaction<Database>,
+    organizationId: string,
+    mode: Mode | null,
+    id: string,
+    to: JobState,
+    info: TransitionInfo,
+    now: number,
+  ): Promise<TransitionResult> {
+    let q = trx
+      .selectFrom('jobs')
+      .innerJoin('organizations', 'organizations.id', 'jobs.organizationId')
+      .selectAll('jobs')
+      .select('organizations.retentionDays as orgRetentionDays')
+      .where('jobs.organizationId', '=', organizationId)
+      .where('jobs.id', '=', id);
+    if (mode !== null) q = q.where('jobs.mode', '=', mode);
+    const row = await q.executeTakeFirst();
+    if (!row) throw new PrintwireError('JOB_NOT_FOUND', `no job ${id}`);
+    const job = toJob(row);
+    const result = transition(job, to, info, now, Number(row.orgRetentionDays));
+    await this.applyIn(trx, job.state, result);
+    return result;
   }
 
   private async applyIn(

@@ -14,7 +14,7 @@ import type { Database } from './schema.js';
 import type { Job, JobEvent } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
 }

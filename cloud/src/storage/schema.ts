@@ -373,6 +373,38 @@ export interface AlertsTable {
   resolvedAt: number | null;
 }
 
+/** A printer that polls the cloud itself (Star CloudPRNT, Epson SDP). */
+export interface CloudPrintersTable {
+  printerId: string;
+  organizationId: string;
+  deviceId: string;
+  /** cloudprnt | sdp */
+  protocol: string;
+  /** SHA-256 of the secret in the printer's address. */
+  secretHash: string;
+  lastPollAt: number | null;
+  /** What a CloudPRNT printer answered to ClientType and Encodings. */
+  clientType: string | null;
+  encodings: string | null;
+  createdAt: number;
+}
+
+/** A job handed to one poll of a cloud printer. */
+export interface CloudHandoversTable {
+  jobId: string;
+  organizationId: string;
+  printerId: string;
+  /** CloudPRNT jobToken, SDP printjobid. */
+  token: string;
+  pollId: string;
+  handedAt: number;
+  /** 1 while unconfirmed, null after (one open hand-over per printer). */
+  open: number | null;
+  confirmedAt: number | null;
+  /** printed | failed | unconfirmed */
+  outcome: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -401,4 +433,6 @@ export interface Database {
   sessionTokens: SessionTokensTable;
   recoveryCodes: RecoveryCodesTable;
   invitations: InvitationsTable;
+  cloudPrinters: CloudPrintersTable;
+  cloudHandovers: CloudHandoversTable;
 }

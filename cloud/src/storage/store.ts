@@ -8,10 +8,12 @@ import { AccountsRepository } from './accounts.js';
 import { MembersRepository } from './members.js';
 import { TwoFactorRepository } from './two-factor.js';
 import { openDatabase, type OpenedDatabase, type OpenOptions } from './db.js';
+import { CloudPrintersRepository } from './cloud-printers.js';
 import { DevicesRepository } from './devices.js';
 import { GroupCommitter, type WriteOptions } from './group-commit.js';
 import { InventoryRepository } from './inventory.js';
 import { JobsRepository, type JobsRepositoryOptions } from './jobs.js';
+import { JobTransitions } from './job-transitions.js';
 import { MailOutbox } from './mail-outbox.js';
 import type { Dialect } from './dialect.js';
 import { migrateToLatest } from './migrations.js';
@@ -41,6 +43,8 @@ export class Store {
   readonly members: MembersRepository;
   readonly devices: DevicesRepository;
   readonly webhooks: WebhooksRepository;
+  /** Printers that poll the cloud themselves (CloudPRNT, SDP) and their hand-overs. */
+  readonly cloudPrinters: CloudPrintersRepository;
   /** E-mails written with the changes they follow; the mail sender sends them. */
   readonly mailOutbox: MailOutbox;
   private readonly committer: GroupCommitter | undefined;
@@ -75,6 +79,12 @@ export class Store {
     this.members = new MembersRepository(db.reader, write, this.mailOutbox);
     this.devices = new DevicesRepository(db.reader, write, outbox);
     this.webhooks = new WebhooksRepository(db.reader, write, outbox, this.mailOutbox);
+    this.cloudPrinters = new CloudPrintersRepository(
+      db.reader,
+      write,
+      new JobTransitions(write, outbox),
+      outbox,
+    );
   }
 
   static async open(options: StoreOptions): Promise<Store> {

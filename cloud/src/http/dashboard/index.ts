@@ -5,6 +5,7 @@
 import type { Router } from 'express';
 import type { MembershipService } from '../../accounts/members.js';
 import type { AccountService } from '../../accounts/service.js';
+import type { CloudPrinterService } from '../../services/cloud-printers/service.js';
 import type { CredentialService } from '../../services/credentials.js';
 import type { InventoryService } from '../../services/inventory.js';
 import type { OrganizationService } from '../../services/organizations.js';
@@ -13,6 +14,7 @@ import type { TemplateService } from '../../services/templates.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Operation } from '../operation.js';
 import { authOperations, authRoutes } from './auth-routes.js';
+import { cloudPrinterOperations, cloudPrinterRoutes } from './cloud-printer-routes.js';
 import { deviceOperations, deviceRoutes } from './device-routes.js';
 import { eventOperations, eventRoutes, type EventStreamOptions } from './event-routes.js';
 import { jobDashboardOperations, jobDashboardRoutes } from './job-routes.js';
@@ -28,6 +30,7 @@ export const DASHBOARD_OPERATIONS: Operation[] = [
   ...Object.values(orgOperations),
   ...Object.values(signingKeyOperations),
   ...Object.values(deviceOperations),
+  ...Object.values(cloudPrinterOperations),
   ...Object.values(templateOperations),
   ...Object.values(jobDashboardOperations),
   ...Object.values(printerOperations),
@@ -43,6 +46,8 @@ export interface DashboardDeps {
   signingKeys: SigningKeyService;
   templates: TemplateService;
   inventory: InventoryService;
+  /** Printers that connect by themselves (CloudPRNT, SDP). */
+  cloudPrinters: CloudPrinterService;
   /** The /v1 job service: the dashboard's jobs go through it. */
   jobs: JobService;
   /** The live channel's side of the bus (GET /orgs/{orgId}/events). */
@@ -72,6 +77,7 @@ export function dashboardRoutes(deps: DashboardDeps): Router[] {
     }),
     signingKeyRoutes({ accounts, members, signingKeys: deps.signingKeys }),
     deviceRoutes({ accounts, members, inventory }),
+    cloudPrinterRoutes({ accounts, members, cloudPrinters: deps.cloudPrinters }),
     templateRoutes({ accounts, members, templates: deps.templates }),
     jobDashboardRoutes({ accounts, members, organizations, jobs, defaultPageSize }),
     printerRoutes({
