@@ -180,7 +180,7 @@ function FirstPoll({ orgId, printerId }: { orgId: string; printerId: string }) {
   const lastPollAt = printer?.reach && 'lastPollAt' in printer.reach ? printer.reach.lastPollAt : null;
   const polled = lastPollAt !== null || printer?.status === 'online';
   return (
-    <div className="first-poll" role="status">
+    <div className={`first-poll notice${polled ? ' success' : ''}`} role="status">
       {polled && printer ? (
         <p>
           <PrinterStatus status={printer.status} />{' '}
