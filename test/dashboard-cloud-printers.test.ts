@@ -108,7 +108,9 @@ describe('which printer is which, and printers that connect by themselves', () =
     const reached = await page.locator('.printer-card .reach').allInnerTexts();
     for (const fake of fakes) {
       assert.ok(
-        reached.some((r) => r.includes('Network, address 127.0.0.1') && r.includes(`port ${fake.port}`)),
+        reached.some(
+          (r) => r.includes('Network, address 127.0.0.1') && r.includes(`port ${fake.port}`),
+        ),
         `a card says port ${fake.port}: ${JSON.stringify(reached)}`,
       );
     }
@@ -166,9 +168,27 @@ describe('which printer is which, and printers that connect by themselves', () =
 
   test('in English, French and Creole, at 1280 and 375 px: the add page before and after, and the printers page', async () => {
     const words = {
-      en: { title: 'Add a printer that connects by itself', name: 'Printer name', add: 'Add printer', steps: 'Web Config', printers: 'Printers' },
-      fr: { title: 'Ajouter une imprimante qui se connecte seule', name: 'Nom de l’imprimante', add: 'Ajouter l’imprimante', steps: 'Web Config', printers: 'Imprimantes' },
-      ht: { title: 'Ajoute yon enprimant ki konekte pou kont li', name: 'Non enprimant lan', add: 'Ajoute enprimant lan', steps: 'Web Config', printers: 'Enprimant' },
+      en: {
+        title: 'Add a printer that connects by itself',
+        name: 'Printer name',
+        add: 'Add printer',
+        steps: 'Web Config',
+        printers: 'Printers',
+      },
+      fr: {
+        title: 'Ajouter une imprimante qui se connecte seule',
+        name: 'Nom de l’imprimante',
+        add: 'Ajouter l’imprimante',
+        steps: 'Web Config',
+        printers: 'Imprimantes',
+      },
+      ht: {
+        title: 'Ajoute yon enprimant ki konekte pou kont li',
+        name: 'Non enprimant lan',
+        add: 'Ajoute enprimant lan',
+        steps: 'Web Config',
+        printers: 'Enprimant',
+      },
     } as const;
     for (const lang of ['en', 'fr', 'ht'] as const) {
       for (const viewport of [DESKTOP, PHONE]) {
@@ -181,14 +201,20 @@ describe('which printer is which, and printers that connect by themselves', () =
         await p.getByRole('heading', { name: ORG }).waitFor();
         await p.evaluate(`localStorage.setItem('printwire.language', '${lang}')`);
         await p.goto(`/o/${orgId}/printers/connect`);
-        await p.locator('html').and(p.locator(`[lang="${lang}"]`)).waitFor();
+        await p
+          .locator('html')
+          .and(p.locator(`[lang="${lang}"]`))
+          .waitFor();
         await p.getByRole('heading', { name: w.title }).waitFor();
         const shoot = async (name: string) => {
           assert.equal(await scrollsSideways(p), false, `${name} ${at}`);
           await assertAccessible(p, `${name} ${at}`);
           if (SHOTS) {
             mkdirSync(SHOTS, { recursive: true });
-            await p.screenshot({ path: `${SHOTS}/${name}-${lang}-${viewport.width}.png`, fullPage: true });
+            await p.screenshot({
+              path: `${SHOTS}/${name}-${lang}-${viewport.width}.png`,
+              fullPage: true,
+            });
           }
         };
         await shoot('add-printer');

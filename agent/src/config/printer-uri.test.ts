@@ -16,7 +16,10 @@ describe('printer URIs', () => {
     const cases: Array<[string, object]> = [
       ['tcp://10.0.0.5', { via: 'tcp', host: '10.0.0.5', port: 9100 }],
       ['tcp://[fe80::1]:9101', { via: 'tcp', host: 'fe80::1', port: 9101 }],
-      ['usb://04b8:0e28/X7PL000123', { via: 'usb', vendorId: '04b8', productId: '0e28', serial: 'X7PL000123' }],
+      [
+        'usb://04b8:0e28/X7PL000123',
+        { via: 'usb', vendorId: '04b8', productId: '0e28', serial: 'X7PL000123' },
+      ],
       ['usb://0519:0003', { via: 'usb', vendorId: '0519', productId: '0003', serial: null }],
       ['serial:/dev/ttyUSB0?baud=19200', { via: 'serial', path: '/dev/ttyUSB0', baud: 19200 }],
       ['system:Kitchen%20TM-T20', { via: 'system', queue: 'Kitchen TM-T20' }],

@@ -136,8 +136,14 @@ describe('agent protocol parsing', () => {
 
   test('a reach with an id that is not four hex digits or a port out of range is refused', () => {
     const cases: Array<[object, string]> = [
-      [{ via: 'usb', vendorId: '4b8', productId: '0202', serial: null }, 'printers[0].reach.vendorId'],
-      [{ via: 'usb', vendorId: '04B8', productId: '0202', serial: null }, 'printers[0].reach.vendorId'],
+      [
+        { via: 'usb', vendorId: '4b8', productId: '0202', serial: null },
+        'printers[0].reach.vendorId',
+      ],
+      [
+        { via: 'usb', vendorId: '04B8', productId: '0202', serial: null },
+        'printers[0].reach.vendorId',
+      ],
       [{ via: 'tcp', host: '10.0.0.5', port: 65536 }, 'printers[0].reach.port'],
       [{ via: 'tcp', host: '10.0.0.5', port: 0 }, 'printers[0].reach.port'],
       [{ via: 'system', queue: '' }, 'printers[0].reach.queue'],

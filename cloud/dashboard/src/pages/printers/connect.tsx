@@ -177,7 +177,8 @@ function FirstPoll({ orgId, printerId }: { orgId: string; printerId: string }) {
   const { t } = useTranslation();
   const printers = usePrinters(orgId, 'live');
   const printer = printers.data?.data.find((p) => p.id === printerId);
-  const lastPollAt = printer?.reach && 'lastPollAt' in printer.reach ? printer.reach.lastPollAt : null;
+  const lastPollAt =
+    printer?.reach && 'lastPollAt' in printer.reach ? printer.reach.lastPollAt : null;
   const polled = lastPollAt !== null || printer?.status === 'online';
   return (
     <div className={`first-poll notice${polled ? ' success' : ''}`} role="status">
