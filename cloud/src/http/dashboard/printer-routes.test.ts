@@ -118,6 +118,25 @@ for (const { kind, skip } of await storeKinds()) {
       );
     });
 
+    test('a printer that connects by itself is reached by its protocol, with its last poll and never its address', async () => {
+      const created = await h.call('POST', `/orgs/${orgId}/cloud-printers`, {
+        token: owner.access,
+        body: { name: 'Bar', protocol: 'sdp' },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.printer.id as string;
+      const bar = async () => (await list()).find((p) => p.id === id)!;
+      assert.deepEqual((await bar()).reach, { via: 'sdp', lastPollAt: null });
+      await h.store.cloudPrinters.recordPoll(id, h.clock.now());
+      assert.deepEqual((await bar()).reach, {
+        via: 'sdp',
+        lastPollAt: new Date(h.clock.now()).toISOString(),
+      });
+      const secret = new URL(created.body.url as string).pathname.split('/').pop()!;
+      assert.equal(JSON.stringify(await list()).includes(secret), false);
+      await h.call('DELETE', `/orgs/${orgId}/cloud-printers/${id}`, { token: owner.access });
+    });
+
     test('alias, default and defaults are kept over the agent’s report and pushed to the agent', async () => {
       const b = (await list()).find((p) => p.agentPrinterId === 'b')!;
       const seen = events.length;

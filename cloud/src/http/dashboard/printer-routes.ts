@@ -278,6 +278,8 @@ export function printerRoutes(deps: {
   jobs: JobService;
   clockNow: () => number;
   defaultPageSize: number;
+  /** printerId → last poll (epoch ms) of the organization's printers that connect by themselves. */
+  lastPolls?: (orgId: string) => Promise<Map<string, number | null>>;
 }): Router {
   const { accounts, members, organizations, inventory, jobs, defaultPageSize } = deps;
   const router = Router();
@@ -299,7 +301,13 @@ export function printerRoutes(deps: {
         );
       }
     }
-    return printers.map((p) => presentDashboardPrinter(p, devices.get(p.deviceId)));
+    const polls =
+      deps.lastPolls && printers.some((p) => isPulling(p.connection))
+        ? await deps.lastPolls(orgId)
+        : undefined;
+    return printers.map((p) =>
+      presentDashboardPrinter(p, devices.get(p.deviceId), polls?.get(p.id)),
+    );
   };
   const organization = (orgId: string) => organizations.get(orgId);
 
@@ -371,20 +379,23 @@ export function printerRoutes(deps: {
   return router;
 }
 
+const isPulling = (connection: string): connection is (typeof PULL_CONNECTIONS)[number] =>
+  (PULL_CONNECTIONS as readonly string[]).includes(connection);
+
 export function presentDashboardPrinter(
   p: Printer,
   device: Device | undefined,
+  /** A printer that connects by itself: its last poll recorded (else its device's last sign). */
+  lastPollAt?: number | null,
 ): z.infer<typeof dashboardPrinterSchema> {
-  const lastSeenAt =
-    device?.lastSeenAt === null || device === undefined
-      ? null
-      : new Date(device.lastSeenAt).toISOString();
-  const pull = PULL_CONNECTIONS.find((c) => c === p.connection);
+  const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+  const lastSeenAt = iso(device?.lastSeenAt);
   return {
     ...presentPrinter(p),
     sandbox: p.sandbox,
-    // A printer that polls is its own device: the device's last sign of life is its last poll.
-    reach: pull ? { via: pull, lastPollAt: lastSeenAt } : p.reach,
+    reach: isPulling(p.connection)
+      ? { via: p.connection, lastPollAt: lastPollAt === undefined ? lastSeenAt : iso(lastPollAt) }
+      : p.reach,
     defaults: {
       paper: p.settings.paper ?? null,
       dpi: (p.settings.dpi as (typeof LABEL_DPIS)[number] | undefined) ?? null,
