@@ -16,6 +16,11 @@ import { jsonBody } from './http/middleware/body.js';
 import { requestId } from './http/middleware/request-id.js';
 import { buildOpenApi } from './http/openapi.js';
 import { webAppRoutes } from './http/web-app.js';
+import {
+  printerPullOperations,
+  printerPullRoutes,
+  PULL_PREFIX,
+} from './http/printer-pull/routes.js';
 import type { Guards, Operation } from './http/operation.js';
 import { accountOperations, accountRoutes } from './http/v1/account.js';
 import { inventoryOperations, inventoryRoutes } from './http/v1/inventory.js';
@@ -104,6 +109,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(webhookOperations),
   ...DASHBOARD_OPERATIONS,
   ...Object.values(webhookDashboardOperations),
+  ...Object.values(printerPullOperations),
   {
     method: 'get',
     path: '/openapi.json',
@@ -209,6 +215,8 @@ export function createApp(deps: AppDeps): CloudApp {
   };
 
   app.use(requestId(logger));
+  // The printers' own endpoints before the API's JSON check: they post JSON and forms.
+  app.use(onlyUnder([PULL_PREFIX], [printerPullRoutes({ cloudPrinters, logger })]));
   app.use(jsonBody({ maxBytes: config.limits.maxBodyBytes }));
 
   // The busiest routes first, on the app itself: a job request walks no other route and enters

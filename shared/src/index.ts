@@ -10,6 +10,8 @@ export * from './codepage/index.js';
 export * from './printers/index.js';
 export * from './receipt/index.js';
 export * from './escpos/index.js';
+export { interpretStarprnt } from './starprnt/index.js';
+export { interpretEposXml, EPOS_PRINT_NAMESPACE } from './epos/index.js';
 export * from './template/index.js';
 export * from './gallery/index.js';
 export * from './ids/index.js';

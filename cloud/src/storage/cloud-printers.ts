@@ -44,7 +44,8 @@ export interface NewCloudPrinter {
 export const CLOUD_AGENT_PRINTER_ID = 'printer';
 
 export type Outcome =
-  { printed: true } | { printed: false; errorCode: 'PRINTER_ERROR'; errorMessage: string };
+  | { printed: true }
+  | { printed: false; errorCode: 'PRINTER_ERROR' | 'RENDER_FAILED'; errorMessage: string };
 
 export class CloudPrintersRepository {
   constructor(

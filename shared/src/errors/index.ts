@@ -66,6 +66,9 @@ export const ERROR_CATALOG = {
   INTERRUPTED: { status: 409, retryable: false },
   // The person at the agent's computer cancelled the job in the agent's window before it printed.
   CANCELLED_AT_AGENT: { status: 409, retryable: false },
+  // A printer that polls the cloud took the job and never said whether it printed: it is not
+  // handed over again (at most once on paper); a reprint is the user's choice.
+  UNCONFIRMED: { status: 409, retryable: false },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
@@ -115,6 +118,7 @@ export const JOB_ERROR_CODES = [
   'RENDER_FAILED',
   'INTERRUPTED',
   'CANCELLED_AT_AGENT',
+  'UNCONFIRMED',
 ] as const satisfies readonly ErrorCode[];
 
 /**

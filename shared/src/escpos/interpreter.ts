@@ -111,15 +111,7 @@ export class EscposInterpreter {
   private ended = false;
 
   constructor(readonly options: InterpretOptions) {
-    const width = PAPER_DOTS[options.paper];
-    if (width === undefined) {
-      throw new PrintwireError(
-        'VALIDATION_FAILED',
-        `paper must be 58mm or 80mm, not ${options.paper}`,
-      );
-    }
-    this.warnings = new WarningLog(options.maxWarnings ?? DEFAULT_MAX_WARNINGS);
-    this.printer = new Printer(width, options.maxHeight ?? DEFAULT_MAX_HEIGHT, this.warnings);
+    ({ printer: this.printer, warnings: this.warnings } = createPrinter(options));
   }
 
   write(chunk: Uint8Array): void {
@@ -139,19 +131,7 @@ export class EscposInterpreter {
       this.run(this.pending, true);
       this.printer.finish();
     }
-    const printer = this.printer;
-    const height = Math.max(1, printer.y);
-    return {
-      width: printer.paperWidth,
-      height,
-      pixels: printer.canvas.rows(height),
-      textRuns: printer.textRuns,
-      graphics: printer.graphics,
-      cuts: printer.cuts,
-      drawerPulses: printer.drawerPulses,
-      statusRequests: printer.statusRequests,
-      warnings: this.warnings.list(),
-    };
+    return printedPage(this.printer, this.warnings);
   }
 
   private run(bytes: Uint8Array, final: boolean): void {
@@ -171,6 +151,47 @@ export class EscposInterpreter {
     // A copy: the caller may reuse its chunk's memory.
     this.pending = reader.pos === bytes.length ? new Uint8Array(0) : bytes.slice(reader.pos);
   }
+}
+
+/**
+ * A blank page and print mechanism for the options, with its warning log (any printer
+ * language draws through these). Throws VALIDATION_FAILED for a paper other than 58mm or 80mm.
+ */
+export function createPrinter(options: InterpretOptions): {
+  printer: Printer;
+  warnings: WarningLog;
+} {
+  const width = PAPER_DOTS[options.paper];
+  if (width === undefined) {
+    throw new PrintwireError(
+      'VALIDATION_FAILED',
+      `paper must be 58mm or 80mm, not ${options.paper}`,
+    );
+  }
+  const warnings = new WarningLog(options.maxWarnings ?? DEFAULT_MAX_WARNINGS);
+  const printer = new Printer(
+    width,
+    options.maxHeight ?? DEFAULT_MAX_HEIGHT,
+    warnings,
+    options.cutMarks ?? true,
+  );
+  return { printer, warnings };
+}
+
+/** The page a printer printed, with the warnings of its interpretation (any printer language). */
+export function printedPage(printer: Printer, warnings: WarningLog): PrintedPage {
+  const height = Math.max(1, printer.y);
+  return {
+    width: printer.paperWidth,
+    height,
+    pixels: printer.canvas.rows(height),
+    textRuns: printer.textRuns,
+    graphics: printer.graphics,
+    cuts: printer.cuts,
+    drawerPulses: printer.drawerPulses,
+    statusRequests: printer.statusRequests,
+    warnings: warnings.list(),
+  };
 }
 
 /**

@@ -62,6 +62,7 @@ export class Printer {
     readonly paperWidth: number,
     maxHeight: number,
     private readonly warnings: WarningLog,
+    private readonly cutMarks = true,
   ) {
     this.state = initialState(paperWidth);
     this.canvas = new PageCanvas(paperWidth, maxHeight);
@@ -109,6 +110,15 @@ export class Printer {
       return this.printKanji(char);
     }
     const char = internationalChar(s.international, byte) ?? s.table.chars[byte] ?? '';
+    this.printChar(char, s.table.name);
+  }
+
+  /**
+   * A character in the current font (a printer language that sends Unicode, like ePOS-Print
+   * XML, prints through this); '' is a blank cell. `table` names where it came from.
+   */
+  printChar(char: string, table: string): void {
+    const s = this.state;
     const font = getFont(s.font);
     const glyph = char === '' ? undefined : font.glyphs.get(char.codePointAt(0)!);
     const width = (font.width + s.charSpacing) * s.widthMul;
@@ -124,7 +134,7 @@ export class Printer {
       glyph: char === '' ? { runs: new Int16Array(0) } : (glyph ?? font.missing),
       font,
       style: this.currentStyle(),
-      table: s.table.name,
+      table,
     });
     this.cursorX += width;
   }
@@ -373,7 +383,7 @@ export class Printer {
     }
     if (this.stopped || !this.reserve(this.y + CUT_BAND)) return;
     const y = this.y + CUT_BAND / 2;
-    drawCutMark(this.canvas, y, mode);
+    if (this.cutMarks) drawCutMark(this.canvas, y, mode);
     this.cuts.push({ y, mode });
     this.y += CUT_BAND;
   }

@@ -11,6 +11,11 @@ export interface InterpretOptions {
   maxHeight?: number;
   /** Distinct warnings kept (each with its count); later kinds are summed up in one. Default 50. */
   maxWarnings?: number;
+  /**
+   * Draws a dashed line with scissors where the paper is cut (default true). False leaves the
+   * cut's band blank: the picture is then what a printer may print (the raster language).
+   */
+  cutMarks?: boolean;
 }
 
 export const DEFAULT_MAX_HEIGHT = 20_000;

@@ -1,7 +1,7 @@
 /** What every block encoder works with: the output, the text encoder, the page and the printer. */
 import type { CodepageEncoder } from '../codepage/index.js';
 import type { PrinterProfile } from '../printers/index.js';
-import type { ByteWriter } from './writer.js';
+import type { CommandList } from './printer-commands.js';
 
 /** The page the document is laid out on. */
 export interface PageGeometry {
@@ -12,7 +12,9 @@ export interface PageGeometry {
 }
 
 export interface EncodeContext {
-  out: ByteWriter;
+  out: CommandList;
+  /** Whether the language prints CJK in the printer's own font (ESC/POS Kanji mode). */
+  nativeCjk: boolean;
   text: CodepageEncoder;
   page: PageGeometry;
   profile: PrinterProfile;

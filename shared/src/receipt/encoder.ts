@@ -12,7 +12,6 @@ import {
   type Substitution,
 } from '../codepage/index.js';
 import { getPrinterProfile, printerProfileSchema, type PrinterProfile } from '../printers/index.js';
-import * as cmd from './commands.js';
 import type { EncodeContext, PageGeometry } from './context.js';
 import { InvalidBlockError } from './errors.js';
 import { encodeBarcode, encodeImage, encodeQr } from './graphic-blocks.js';
@@ -23,7 +22,14 @@ import {
   type ReceiptDocument,
 } from './schema.js';
 import { encodeLine, encodePair, encodeTable, encodeText } from './text-blocks.js';
-import { ByteWriter } from './writer.js';
+import { layoutCodepage, LANGUAGE_ENCODERS } from './languages/index.js';
+import {
+  CommandList,
+  mediaTypeOf,
+  RECEIPT_LANGUAGES,
+  type PrinterCommand,
+  type PrinterLanguage,
+} from './printer-commands.js';
 
 export type Paper = '58mm' | '80mm';
 
@@ -46,6 +52,11 @@ export interface EncodeOptions {
   paper?: Paper;
   /** Returns the bytes of an image URL, or undefined (a crossed box is printed instead). */
   resolveImage?: (url: string) => Uint8Array | undefined;
+  /**
+   * What the printer understands (default 'escpos'): ESC/POS bytes, StarPRNT bytes (Star
+   * CloudPRNT), ePOS-Print XML (Epson Server Direct Print), or a PNG of the whole receipt.
+   */
+  language?: PrinterLanguage;
 }
 
 export interface EncodeReport {
@@ -57,6 +68,10 @@ export interface EncodeReport {
   paper: Paper;
   /** The codepage the text was encoded in. */
   codepage: CodepageName;
+  /** The language of `bytes`. */
+  language: PrinterLanguage;
+  /** The media type of `bytes` (see mediaTypeOf). */
+  mediaType: string;
 }
 
 /** At most this many copies of one job. */
@@ -90,6 +105,9 @@ const optionsSchema = z.object({
     .custom<(url: string) => Uint8Array | undefined>((v) => typeof v === 'function', {
       error: 'must be a function',
     })
+    .optional(),
+  language: z
+    .enum(RECEIPT_LANGUAGES, { error: `must be one of ${RECEIPT_LANGUAGES.join(', ')}` })
     .optional(),
 });
 
@@ -199,9 +217,11 @@ export function encodeReceiptWithReport(
     );
     codepage = printer.defaultCodepage;
   }
+  const language = options.language ?? 'escpos';
+  codepage = layoutCodepage(language, codepage);
 
   const text = new CodepageEncoder(codepage);
-  const body = new ByteWriter(8192);
+  const body = new CommandList();
   const ctx: EncodeContext = {
     out: body,
     text,
@@ -209,6 +229,7 @@ export function encodeReceiptWithReport(
     profile: printer,
     warn,
     resolveImage: options.resolveImage,
+    nativeCjk: language === 'escpos' || language === 'raster',
   };
 
   // The cut that ends the document is the job's final cut: a job's cut option replaces it and
@@ -220,7 +241,7 @@ export function encodeReceiptWithReport(
   const finalCut = options.cut ?? (endsWithCut ? last.mode : 'none');
 
   try {
-    bodyBlocks.forEach((block, index) => encodeBlock(ctx, block, index));
+    bodyBlocks.forEach((block, index) => encodeBlock(ctx, block, index, language));
   } catch (err) {
     if (err instanceof InvalidBlockError) {
       throw invalid([{ path: err.path, message: err.message }]);
@@ -228,45 +249,54 @@ export function encodeReceiptWithReport(
     throw err;
   }
   if (options.footer === true) {
-    body.push(...cmd.justify('center'), ...cmd.font('b'));
-    body.text(text.encode(FOOTER_TEXT)).push(cmd.LF);
-    body.push(...cmd.font('a'), ...cmd.justify('left'));
+    body.align('center').font('b').line(text.encode(FOOTER_TEXT)).font('a').align('left');
   }
   if (finalCut !== 'none') writeCut(ctx, finalCut);
 
-  const copy = body.view();
+  const copy = body.commands;
   const copies = options.copies ?? 1;
-  const out = new ByteWriter(copy.length * copies + 16);
-  out.push(...cmd.initialize(), ...cmd.selectCodepage(printer.codepages[codepage]!));
-  for (let i = 0; i < copies; i++) out.bytes(copy);
+  const commands: PrinterCommand[] = [{ op: 'initialize', codepage }];
+  for (let i = 0; i < copies; i++) commands.push(...copy);
   if (options.openDrawer === true) {
-    if (printer.drawer) out.push(...cmd.drawerPulse(2));
+    if (printer.drawer) commands.push({ op: 'drawer', pin: 2 });
     else warn(`options.openDrawer: ${printer.name} has no cash drawer connector; not opened`);
   }
+  const bytes = LANGUAGE_ENCODERS[language].encode(commands, {
+    profile: printer,
+    page: ctx.page,
+    warn,
+  });
   return {
-    bytes: out.toUint8Array(),
+    bytes,
     warnings,
     substitutions: text.substitutions(),
     paper,
     codepage,
+    language,
+    mediaType: mediaTypeOf(language),
   };
 }
 
 function writeCut(ctx: EncodeContext, mode: 'full' | 'partial'): void {
   const { cutter, name } = ctx.profile;
   if (cutter[mode]) {
-    ctx.out.push(...cmd.cut(mode));
+    ctx.out.push({ op: 'cut', mode });
   } else if (cutter.full || cutter.partial) {
     const other = mode === 'full' ? 'partial' : 'full';
     ctx.warn(`cut: ${name} has no ${mode} cut; cut ${other === 'full' ? 'fully' : 'partially'}`);
-    ctx.out.push(...cmd.cut(other));
+    ctx.out.push({ op: 'cut', mode: other });
   } else {
     ctx.warn(`cut: ${name} has no cutter; paper fed to the tear bar instead`);
-    ctx.out.push(...cmd.feedLines(TEAR_OFF_FEED));
+    ctx.out.feed(TEAR_OFF_FEED);
   }
 }
 
-function encodeBlock(ctx: EncodeContext, block: ReceiptBlock, index: number): void {
+function encodeBlock(
+  ctx: EncodeContext,
+  block: ReceiptBlock,
+  index: number,
+  language: PrinterLanguage,
+): void {
   switch (block.type) {
     case 'text':
       return encodeText(ctx, block);
@@ -283,17 +313,22 @@ function encodeBlock(ctx: EncodeContext, block: ReceiptBlock, index: number): vo
     case 'image':
       return encodeImage(ctx, block, index);
     case 'feed':
-      ctx.out.push(...cmd.feedLines(block.lines));
+      ctx.out.feed(block.lines);
       return;
     case 'cut':
       return writeCut(ctx, block.mode);
     case 'drawer':
-      if (ctx.profile.drawer) ctx.out.push(...cmd.drawerPulse(block.pin));
+      if (ctx.profile.drawer) ctx.out.push({ op: 'drawer', pin: block.pin });
       else
         ctx.warn(`blocks[${index}]: ${ctx.profile.name} has no cash drawer connector; not opened`);
       return;
     case 'raw':
-      ctx.out.bytes(decodeBase64(block.data)!);
+      // Raw bytes are ESC/POS: a printer of another language would print them as garbage.
+      if (language === 'escpos' || language === 'raster') {
+        ctx.out.push({ op: 'raw', bytes: decodeBase64(block.data)! });
+      } else {
+        ctx.warn(`blocks[${index}]: raw ESC/POS bytes are not sent to a ${language} printer`);
+      }
       return;
   }
 }

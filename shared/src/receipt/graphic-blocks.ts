@@ -1,6 +1,5 @@
 /** Encoders of the blocks the printer draws: QR codes, barcodes and images. */
-import * as cmd from './commands.js';
-import { barcodeData, barcodeModules, GS_K_FORMAT } from './barcode.js';
+import { barcodeData, barcodeModules } from './barcode.js';
 import type { EncodeContext } from './context.js';
 import {
   crossedBox,
@@ -24,9 +23,9 @@ export const RASTER_BAND_ROWS = 256;
 /** Prints a value as plain text when the printer cannot draw its symbol. */
 function fallbackText(ctx: EncodeContext, value: string, align: 'left' | 'center' | 'right'): void {
   const { out } = ctx;
-  if (align !== 'left') out.push(...cmd.justify(align));
-  for (const line of wrapText(ctx, value, ctx.page.charsA)) out.text(line).push(cmd.LF);
-  if (align !== 'left') out.push(...cmd.justify('left'));
+  if (align !== 'left') out.align(align);
+  for (const line of wrapText(ctx, value, ctx.page.charsA)) out.line(line);
+  if (align !== 'left') out.align('left');
 }
 
 export function encodeQr(ctx: EncodeContext, b: Block<'qr'>, index: number): void {
@@ -47,11 +46,9 @@ export function encodeQr(ctx: EncodeContext, b: Block<'qr'>, index: number): voi
       `blocks[${index}].size: a QR code of ${modules} modules at size ${b.size} is wider than ${ctx.page.dots} dots; printed at size ${size}`,
     );
   }
-  if (b.align !== 'left') out.push(...cmd.justify(b.align));
-  out.push(...cmd.qrModel2(), ...cmd.qrModuleSize(size), ...cmd.qrErrorLevel(b.errorLevel));
-  out.push(...cmd.qrStoreHeader(data.length)).bytes(data);
-  out.push(...cmd.qrPrint());
-  if (b.align !== 'left') out.push(...cmd.justify('left'));
+  if (b.align !== 'left') out.align(b.align);
+  out.push({ op: 'qr', data, size, errorLevel: b.errorLevel });
+  if (b.align !== 'left') out.align('left');
 }
 
 export function encodeBarcode(ctx: EncodeContext, b: Block<'barcode'>, index: number): void {
@@ -79,10 +76,17 @@ export function encodeBarcode(ctx: EncodeContext, b: Block<'barcode'>, index: nu
       `blocks[${index}].width: the ${b.format} barcode is wider than ${ctx.page.dots} dots at width ${b.width}; printed at width ${width}`,
     );
   }
-  if (b.align !== 'left') out.push(...cmd.justify(b.align));
-  out.push(...cmd.hriPosition(b.hri), ...cmd.barcodeHeight(b.height), ...cmd.barcodeWidth(width));
-  out.push(...cmd.barcodeHeader(GS_K_FORMAT[b.format], data.length)).text(data);
-  if (b.align !== 'left') out.push(...cmd.justify('left'));
+  if (b.align !== 'left') out.align(b.align);
+  out.push({
+    op: 'barcode',
+    format: b.format,
+    value: b.value,
+    data,
+    height: b.height,
+    width,
+    hri: b.hri,
+  });
+  if (b.align !== 'left') out.align('left');
 }
 
 export function encodeImage(ctx: EncodeContext, b: Block<'image'>, index: number): void {
@@ -148,11 +152,11 @@ function offsetFor(align: 'left' | 'center' | 'right', width: number, dots: numb
   return align === 'center' ? (dots - width) >> 1 : dots - width;
 }
 
-/** GS v 0 in bands of at most RASTER_BAND_ROWS rows. Alignment is in the bitmap (left padding). */
+/** Bands of at most RASTER_BAND_ROWS rows. Alignment is in the bitmap (left padding). */
 function writeRaster(ctx: EncodeContext, bitmap: Bitmap): void {
   for (let y = 0; y < bitmap.height; y += RASTER_BAND_ROWS) {
     const rows = Math.min(RASTER_BAND_ROWS, bitmap.height - y);
-    ctx.out.push(...cmd.rasterHeader(bitmap.rowBytes, rows));
-    ctx.out.bytes(bitmap.data.subarray(y * bitmap.rowBytes, (y + rows) * bitmap.rowBytes));
+    const data = bitmap.data.subarray(y * bitmap.rowBytes, (y + rows) * bitmap.rowBytes);
+    ctx.out.raster({ width: bitmap.width, height: rows, rowBytes: bitmap.rowBytes, data });
   }
 }

@@ -10,7 +10,6 @@ import {
   transliteration,
   type CodepageName,
 } from '../codepage/index.js';
-import iconv from 'iconv-lite';
 import { getFont } from '../escpos/fonts.js';
 import {
   Paragraph,
@@ -24,7 +23,6 @@ import {
   type Placement,
 } from '../text/index.js';
 import type { Bitmap } from '../text/index.js';
-import * as cmd from './commands.js';
 import type { EncodeContext } from './context.js';
 import type { Align } from './layout.js';
 
@@ -84,6 +82,7 @@ function nativeKeys(ctx: EncodeContext): ReadonlySet<FontKey> {
 
 /** Uses the printer's own font for all of these paragraphs, or for none of them. */
 function useNative(ctx: EncodeContext, paragraphs: readonly Paragraph[]): boolean {
+  if (!ctx.nativeCjk) return false;
   const keys = nativeKeys(ctx);
   if (!paragraphs.every((p) => p.useNative(keys, false))) return false;
   for (const p of paragraphs) p.useNative(keys);
@@ -102,11 +101,11 @@ function emitTextRows(
 ): void {
   const { out } = ctx;
   const column = printer.cellWidth * style.size;
-  if (style.font === 'b') out.push(...cmd.font('b'));
-  if (style.bold) out.push(...cmd.bold(true));
-  if (style.underline) out.push(...cmd.underline(true));
-  if (style.invert) out.push(...cmd.invert(true));
-  if (style.size > 1) out.push(...cmd.charSize(style.size, style.size));
+  if (style.font === 'b') out.font('b');
+  if (style.bold) out.bold(true);
+  if (style.underline) out.underline(true);
+  if (style.invert) out.invert(true);
+  if (style.size > 1) out.size(style.size, style.size);
   for (const row of rows) {
     const parts = row
       .flatMap(({ line, x }) =>
@@ -121,17 +120,17 @@ function emitTextRows(
         out.text(item.bytes);
         cursor += item.bytes.length;
       } else if (item.kind === 'native') {
-        out.push(0x1c, 0x26).bytes(iconv.encode(item.text, 'gb18030')).push(0x1c, 0x2e);
+        out.push({ op: 'native', text: item.text });
         cursor += nativeColumns(item.text);
       }
     }
-    out.push(cmd.LF);
+    out.newline();
   }
-  if (style.size > 1) out.push(...cmd.charSize(1, 1));
-  if (style.invert) out.push(...cmd.invert(false));
-  if (style.underline) out.push(...cmd.underline(false));
-  if (style.bold) out.push(...cmd.bold(false));
-  if (style.font === 'b') out.push(...cmd.font('a'));
+  if (style.size > 1) out.size(1, 1);
+  if (style.invert) out.invert(false);
+  if (style.underline) out.underline(false);
+  if (style.bold) out.bold(false);
+  if (style.font === 'b') out.font('a');
 }
 
 /** Sends rows as text (native) or drawn, one `GS v 0` image a row. */
@@ -148,10 +147,10 @@ function emitRows(
   }
 }
 
-/** Sends a drawn row as `GS v 0`, as wide as the page's line of text (never wider than the paper). */
+/** Sends a drawn row as a picture, as wide as the page's line of text (never wider than the paper). */
 function emitRow(ctx: EncodeContext, bitmap: Bitmap): void {
   const { rowBytes, data } = bitmap.packRows();
-  ctx.out.push(...cmd.rasterHeader(rowBytes, bitmap.height)).bytes(data);
+  ctx.out.raster({ width: bitmap.width, height: bitmap.height, rowBytes, data });
 }
 
 function rowWidth(ctx: EncodeContext, font: 'a' | 'b'): number {

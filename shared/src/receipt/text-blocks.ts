@@ -1,6 +1,5 @@
 /** Encoders of the blocks made of characters: text, line, pair and table. */
 import { codepageMap } from '../codepage/index.js';
-import * as cmd from './commands.js';
 import type { EncodeContext } from './context.js';
 import { columnWidths, layoutPair, layoutTableRow, wrapLine } from './layout.js';
 import type { ReceiptBlock } from './schema.js';
@@ -56,20 +55,20 @@ function encodeTextLines(
   const { out } = ctx;
   const perLine = b.font === 'b' ? ctx.page.charsB : ctx.page.charsA;
   const lines = wrapText(ctx, value, Math.max(1, Math.floor(perLine / b.size)));
-  if (align !== 'left') out.push(...cmd.justify(align));
-  if (b.font === 'b') out.push(...cmd.font('b'));
-  if (b.bold) out.push(...cmd.bold(true));
-  if (b.underline) out.push(...cmd.underline(true));
-  if (b.invert) out.push(...cmd.invert(true));
-  if (b.size > 1) out.push(...cmd.charSize(b.size, b.size));
-  for (const line of lines) out.text(line).push(cmd.LF);
+  if (align !== 'left') out.align(align);
+  if (b.font === 'b') out.font('b');
+  if (b.bold) out.bold(true);
+  if (b.underline) out.underline(true);
+  if (b.invert) out.invert(true);
+  if (b.size > 1) out.size(b.size, b.size);
+  for (const line of lines) out.line(line);
   // Styles are reset after each block, so one block never leaks into the next.
-  if (b.size > 1) out.push(...cmd.charSize(1, 1));
-  if (b.invert) out.push(...cmd.invert(false));
-  if (b.underline) out.push(...cmd.underline(false));
-  if (b.bold) out.push(...cmd.bold(false));
-  if (b.font === 'b') out.push(...cmd.font('a'));
-  if (align !== 'left') out.push(...cmd.justify('left'));
+  if (b.size > 1) out.size(1, 1);
+  if (b.invert) out.invert(false);
+  if (b.underline) out.underline(false);
+  if (b.bold) out.bold(false);
+  if (b.font === 'b') out.font('a');
+  if (align !== 'left') out.align('left');
 }
 
 /** The character a line style is drawn with in this codepage (box drawing where it has it). */
@@ -86,7 +85,7 @@ export function encodeLine(ctx: EncodeContext, b: Block<'line'>): void {
   const c = ruleChar(ctx, b.style);
   const line =
     b.style === 'dashed' ? '- '.repeat(Math.ceil(width / 2)).slice(0, width) : c.repeat(width);
-  ctx.out.text(line).push(cmd.LF);
+  ctx.out.line(line);
 }
 
 export function encodePair(ctx: EncodeContext, b: Block<'pair'>): void {
@@ -95,9 +94,9 @@ export function encodePair(ctx: EncodeContext, b: Block<'pair'>): void {
     return drawPair(ctx, b.left, b.right, b.bold);
   }
   const lines = layoutPair(ctx.text.encode(b.left), ctx.text.encode(b.right), ctx.page.charsA);
-  if (b.bold) out.push(...cmd.bold(true));
-  for (const line of lines) out.text(line).push(cmd.LF);
-  if (b.bold) out.push(...cmd.bold(false));
+  if (b.bold) out.bold(true);
+  for (const line of lines) out.line(line);
+  if (b.bold) out.bold(false);
 }
 
 export function encodeTable(ctx: EncodeContext, b: Block<'table'>): void {
@@ -107,14 +106,14 @@ export function encodeTable(ctx: EncodeContext, b: Block<'table'>): void {
     ctx.page.charsA,
   );
   const aligns = b.columns.map((c) => c.align);
-  if (b.bold) out.push(...cmd.bold(true));
+  if (b.bold) out.bold(true);
   for (const row of b.rows) {
     if (row.some((cell) => isScriptText(ctx, cell))) {
       drawTableRow(ctx, row, widths, aligns, b.bold);
       continue;
     }
     const cells = row.map((cell) => ctx.text.encode(cell));
-    for (const line of layoutTableRow(cells, widths, aligns)) out.text(line).push(cmd.LF);
+    for (const line of layoutTableRow(cells, widths, aligns)) out.line(line);
   }
-  if (b.bold) out.push(...cmd.bold(false));
+  if (b.bold) out.bold(false);
 }

@@ -171,6 +171,7 @@ export class CloudPrinterService {
   /** The status a poll reported; the printer.* event when it changed. */
   async reported(polled: PolledPrinter, status: PolledStatus): Promise<void> {
     if (polled.printer.status === status) return;
+    polled.printer.status = status;
     await this.deps.devices.printerStatus(
       polled.cloud.organizationId,
       polled.cloud.deviceId,
@@ -180,15 +181,20 @@ export class CloudPrinterService {
   }
 
   /**
-   * The job this poll may print: the printer's unconfirmed hand-over (offered again to the same
-   * printer: it may ask again before it confirms), else the oldest queued job, handed to this
-   * poll only. Undefined when there is none.
+   * The job this poll may print. `again`: the printer's unconfirmed hand-over is offered again
+   * (CloudPRNT: the printer fetches it when it can print and confirms it after; SDP carries the
+   * job in the poll's answer, so never again). `claim`: else the oldest queued job is handed to
+   * this poll only (not while the printer reports it cannot print). Undefined when none.
    */
-  async offer(polled: PolledPrinter): Promise<Handover | undefined> {
+  async offer(
+    polled: PolledPrinter,
+    options: { again: boolean; claim: boolean },
+  ): Promise<Handover | undefined> {
     const { store } = this.deps;
     const { printerId, organizationId, deviceId } = polled.cloud;
     const open = await store.cloudPrinters.openHandover(printerId);
-    if (open) return open;
+    if (open) return options.again ? open : undefined;
+    if (!options.claim) return undefined;
     if (!(await store.cloudPrinters.hasQueued(organizationId, deviceId))) return undefined;
     try {
       const claimed = await store.cloudPrinters.claim(
@@ -196,14 +202,35 @@ export class CloudPrinterService {
         { pollId: randomBytes(8).toString('hex'), token: generateToken() },
         this.deps.clock.now(),
       );
-      if (!claimed) return store.cloudPrinters.openHandover(printerId);
+      if (!claimed) return options.again ? store.cloudPrinters.openHandover(printerId) : undefined;
       await this.publish(claimed.transition);
       return claimed.handover;
     } catch (error) {
-      // Another poll of this printer (here or on another instance) claimed first.
+      // Another poll of this printer (here or on another instance) claimed first: that poll has
+      // the job.
       if (!isUniqueViolation(error)) throw error;
-      return store.cloudPrinters.openHandover(printerId);
+      return options.again ? store.cloudPrinters.openHandover(printerId) : undefined;
     }
+  }
+
+  /** The printer's unconfirmed hand-over, if `token` (when given) is its token. */
+  async currentHandover(
+    polled: PolledPrinter,
+    token: string | null,
+  ): Promise<Handover | undefined> {
+    const open = await this.deps.store.cloudPrinters.openHandover(polled.cloud.printerId);
+    if (!open || (token !== null && open.token !== token)) return undefined;
+    return open;
+  }
+
+  /** A handed-over job whose output could not be made: failed RENDER_FAILED, not retried. */
+  async renderFailed(polled: PolledPrinter, handover: Handover, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    await this.confirm(polled, handover.token, {
+      printed: false,
+      errorCode: 'RENDER_FAILED',
+      errorMessage: `the job could not be turned into what the printer reads: ${reason}`,
+    });
   }
 
   /** The job and stored content of a hand-over (undefined once it is gone). */

@@ -62,6 +62,7 @@ export const JOB_ERROR_CODES = [
   'RENDER_FAILED',
   'INTERRUPTED',
   'CANCELLED_AT_AGENT',
+  'UNCONFIRMED',
 ] as const;
 
 /** Why a job failed, in plain words, from its errorCode. */
