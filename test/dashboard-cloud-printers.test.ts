@@ -41,6 +41,13 @@ const starPoll = (url: string) =>
     }),
   });
 
+/** Keeps a screenshot under PRINTWIRE_SCREENSHOTS for a person to look at (not compared). */
+async function shot(p: Page, name: string, fullPage = true): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+}
+
 describe('which printer is which, and printers that connect by themselves', () => {
   let world: DashboardWorld;
   const fakes: FakePrinter[] = [];
@@ -146,6 +153,7 @@ describe('which printer is which, and printers that connect by themselves', () =
     await firstPoll.getByText('Online').waitFor({ timeout: 15_000 });
     await firstPoll.getByText('It has polled').waitFor();
     assert.equal(await page.evaluate('window.notReloaded'), true, 'went online without a reload');
+    await shot(page, 'add-printer-online-en-1280');
 
     await page.getByRole('link', { name: 'Back to the printers' }).click();
     const star = card(page, 'Kitchen Star');
@@ -154,6 +162,8 @@ describe('which printer is which, and printers that connect by themselves', () =
     // The address (its secret) is never shown again.
     const secret = new URL(url).pathname.split('/').filter(Boolean).pop()!;
     assert.equal((await page.content()).includes(secret), false, 'the secret is not on the page');
+    await star.scrollIntoViewIfNeeded();
+    await shot(page, 'printers-cloud-en-1280', false);
 
     await page.getByRole('button', { name: 'Remove printer Kitchen Star' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove the printer “Kitchen Star”?' });
@@ -166,7 +176,7 @@ describe('which printer is which, and printers that connect by themselves', () =
     assert.ok([401, 404].includes(refused.status), `a removed printer's poll: ${refused.status}`);
   });
 
-  test('in English, French and Creole, at 1280 and 375 px: the add page before and after, and the printers page', async () => {
+  test('in English, French and Creole, at 1280 and 375 px: the add page before and after, the printers page and the question before removing', async () => {
     const words = {
       en: {
         title: 'Add a printer that connects by itself',
@@ -174,6 +184,8 @@ describe('which printer is which, and printers that connect by themselves', () =
         add: 'Add printer',
         steps: 'Web Config',
         printers: 'Printers',
+        remove: (name: string) => `Remove printer ${name}`,
+        confirm: 'Remove',
       },
       fr: {
         title: 'Ajouter une imprimante qui se connecte seule',
@@ -181,6 +193,8 @@ describe('which printer is which, and printers that connect by themselves', () =
         add: 'Ajouter l’imprimante',
         steps: 'Web Config',
         printers: 'Imprimantes',
+        remove: (name: string) => `Retirer l’imprimante ${name}`,
+        confirm: 'Retirer',
       },
       ht: {
         title: 'Ajoute yon enprimant ki konekte pou kont li',
@@ -188,6 +202,8 @@ describe('which printer is which, and printers that connect by themselves', () =
         add: 'Ajoute enprimant lan',
         steps: 'Web Config',
         printers: 'Enprimant',
+        remove: (name: string) => `Retire enprimant ${name}`,
+        confirm: 'Retire',
       },
     } as const;
     for (const lang of ['en', 'fr', 'ht'] as const) {
@@ -209,17 +225,12 @@ describe('which printer is which, and printers that connect by themselves', () =
         const shoot = async (name: string) => {
           assert.equal(await scrollsSideways(p), false, `${name} ${at}`);
           await assertAccessible(p, `${name} ${at}`);
-          if (SHOTS) {
-            mkdirSync(SHOTS, { recursive: true });
-            await p.screenshot({
-              path: `${SHOTS}/${name}-${lang}-${viewport.width}.png`,
-              fullPage: true,
-            });
-          }
+          await shot(p, `${name}-${lang}-${viewport.width}`);
         };
         await shoot('add-printer');
         // An Epson this time: its steps name Web Config's fields.
-        await p.getByLabel(w.name).fill(`Bar ${lang} ${viewport.width}`);
+        const bar = `Bar ${lang} ${viewport.width}`;
+        await p.getByLabel(w.name).fill(bar);
         await p.getByRole('radio', { name: /Epson/ }).check();
         await p.getByRole('button', { name: w.add }).click();
         await p.locator('.secret pre').waitFor();
@@ -228,7 +239,15 @@ describe('which printer is which, and printers that connect by themselves', () =
         await p.goto(`/o/${orgId}/printers`);
         await p.getByRole('heading', { name: w.printers, level: 1 }).waitFor();
         await card(p, MODEL).nth(1).waitFor();
+        await card(p, bar).waitFor();
         await shoot('printers');
+        // Removed after a question in the page's language (the next page starts without it).
+        await p.getByRole('button', { name: w.remove(bar) }).click();
+        const dialog = p.getByRole('dialog');
+        await dialog.getByText(bar, { exact: false }).first().waitFor();
+        await shoot('remove-printer');
+        await dialog.getByRole('button', { name: w.confirm, exact: true }).click();
+        await card(p, bar).waitFor({ state: 'detached' });
         await p.context().close();
       }
     }
