@@ -197,14 +197,22 @@ export class CloudPrintersRepository {
     };
   }
 
-  /** Records a poll (written at most as often as the service asks). */
-  async recordPoll(printerId: string, now: number): Promise<void> {
+  /**
+   * Records a poll (written at most as often as the service asks): the printer's last poll, and
+   * its device's lastSeenAt (what the dashboard shows of both).
+   */
+  async recordPoll(printer: { printerId: string; deviceId: string }, now: number): Promise<void> {
     await this.write(
       async (trx) => {
         await trx
           .updateTable('cloudPrinters')
           .set({ lastPollAt: now })
-          .where('printerId', '=', printerId)
+          .where('printerId', '=', printer.printerId)
+          .execute();
+        await trx
+          .updateTable('devices')
+          .set({ lastSeenAt: now })
+          .where('id', '=', printer.deviceId)
           .execute();
       },
       { durable: false },

@@ -8,14 +8,23 @@
  * deterministic: the same job gives the same bytes however often it is asked for.
  */
 import { PrintwireError, type FieldIssue } from '@printwire/shared/errors/index';
-import { interpretEscpos } from '@printwire/shared/escpos/index';
-import { encodePng1Bit } from '@printwire/shared/escpos/png';
-import { encodeReceipt, type ReceiptDocument } from '@printwire/shared/receipt/index';
+import {
+  encodeReceipt,
+  renderPrinterBytesToPng,
+  type ReceiptDocument,
+} from '@printwire/shared/receipt/index';
 
 export type CloudProtocol = 'cloudprnt' | 'sdp';
 
-/** CloudPRNT media types we offer, best first (the printer picks the first it supports). */
-export const CLOUDPRNT_MEDIA_TYPES = ['image/png', 'text/plain'] as const;
+/**
+ * CloudPRNT media types we offer, best first (the printer picks the first it supports):
+ * StarPRNT commands, the receipt as the paper's full-width 1-bit PNG, plain text.
+ */
+export const CLOUDPRNT_MEDIA_TYPES = [
+  'application/vnd.star.starprnt',
+  'image/png',
+  'text/plain',
+] as const;
 export type CloudPrntMediaType = (typeof CLOUDPRNT_MEDIA_TYPES)[number];
 
 /** The job types a polling printer prints. */
@@ -78,7 +87,15 @@ function paperOf(job: OutputJob, printerPaper: string | null): '58mm' | '80mm' {
   return paper === '58mm' ? '58mm' : '80mm';
 }
 
-function escposOf(job: OutputJob, content: Buffer, printerPaper: string | null): Uint8Array {
+type Language = 'starprnt' | 'epos-xml' | 'raster';
+
+/** The receipt engine's output for the printer's language (the one call into it). */
+function encodeFor(
+  job: OutputJob,
+  content: Buffer,
+  printerPaper: string | null,
+  language: Language,
+): Uint8Array {
   const paper = paperOf(job, printerPaper);
   const o = job.options;
   return encodeReceipt(
@@ -86,6 +103,7 @@ function escposOf(job: OutputJob, content: Buffer, printerPaper: string | null):
     paper === '58mm' ? 'generic-58mm' : 'generic-80mm',
     {
       paper,
+      language,
       ...(typeof o.copies === 'number' ? { copies: o.copies } : {}),
       ...(o.cut === 'full' || o.cut === 'partial' || o.cut === 'none' ? { cut: o.cut } : {}),
       ...(o.openDrawer === true ? { openDrawer: true } : {}),
@@ -94,16 +112,8 @@ function escposOf(job: OutputJob, content: Buffer, printerPaper: string | null):
   );
 }
 
-/** The job as the paper's full-width 1-bit picture (576 dots for 80 mm, 384 for 58 mm). */
-function rasterOf(
-  job: OutputJob,
-  content: Buffer,
-  printerPaper: string | null,
-): { pixels: Uint8Array; width: number; height: number } {
-  const paper = paperOf(job, printerPaper);
-  const page = interpretEscpos(escposOf(job, content, printerPaper), { paper });
-  return { pixels: page.pixels, width: page.width, height: Math.max(page.height, 1) };
-}
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** The job in a CloudPRNT media type. */
 export function cloudPrntOutput(
@@ -122,23 +132,9 @@ export function cloudPrntOutput(
     });
     return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
   }
-  const { pixels, width, height } = rasterOf(job, content, printerPaper);
-  return encodePng1Bit(pixels, width, height);
+  const language = type === 'image/png' ? 'raster' : 'starprnt';
+  return asBuffer(encodeFor(job, content, printerPaper, language));
 }
-
-/** Packs one-byte-per-dot pixels into ePOS `mono` rows: 1 bit a dot, MSB first, rows padded. */
-function packMono(pixels: Uint8Array, width: number, height: number): Buffer {
-  const stride = Math.ceil(width / 8);
-  const out = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (pixels[y * width + x]) out[y * stride + (x >> 3)]! |= 0x80 >> (x & 7);
-    }
-  }
-  return out;
-}
-
-export const EPOS_NAMESPACE = 'http://www.epson-pos.com/schemas/2011/03/epos-print';
 
 /** The job as an ePOS-Print `<epos-print>` element (UTF-8). */
 export function eposXmlOutput(
@@ -146,19 +142,12 @@ export function eposXmlOutput(
   content: Buffer,
   printerPaper: string | null,
 ): Buffer {
-  const { pixels, width, height } = rasterOf(job, content, printerPaper);
-  const data = packMono(pixels, width, height).toString('base64');
-  const xml =
-    `<epos-print xmlns="${EPOS_NAMESPACE}">` +
-    `<image width="${width}" height="${height}" color="color_1" mode="mono" align="left">${data}</image>` +
-    `<cut type="feed"/>` +
-    `</epos-print>`;
-  return Buffer.from(xml, 'utf8');
+  return asBuffer(encodeFor(job, content, printerPaper, 'epos-xml'));
 }
 
 /**
  * The picture a test-mode job for such a printer shows, drawn from what the printer of
- * `protocol` receives.
+ * `protocol` receives: StarPRNT for CloudPRNT (the type offered first), ePOS-Print XML for SDP.
  */
 export async function previewOf(
   job: OutputJob,
@@ -166,6 +155,10 @@ export async function previewOf(
   protocol: string,
   printerPaper: string | null,
 ): Promise<Buffer> {
-  void protocol;
-  return cloudPrntOutput(job, content, printerPaper, 'image/png');
+  const paper = paperOf(job, printerPaper);
+  const language = protocol === 'sdp' ? 'epos-xml' : 'starprnt';
+  return renderPrinterBytesToPng(encodeFor(job, content, printerPaper, language), {
+    language,
+    paper,
+  });
 }

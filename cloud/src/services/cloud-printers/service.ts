@@ -157,14 +157,14 @@ export class CloudPrinterService {
     const { printerId, organizationId, deviceId } = polled.cloud;
     if (polled.deviceStatus !== 'online') {
       await devices.polled(organizationId, deviceId);
-      await store.cloudPrinters.recordPoll(printerId, now);
+      await store.cloudPrinters.recordPoll(polled.cloud, now);
       this.pollWritten.set(printerId, now);
       return;
     }
     const written = this.pollWritten.get(printerId) ?? polled.cloud.lastPollAt ?? 0;
     if (now - written >= this.timings.pollWriteMs) {
       this.pollWritten.set(printerId, now);
-      await store.cloudPrinters.recordPoll(printerId, now);
+      await store.cloudPrinters.recordPoll(polled.cloud, now);
     }
   }
 
