@@ -434,21 +434,6 @@ export class CloudPrintersRepository {
     return results;
   }
 
-  /**
-   * printerId → its last poll recorded (epoch ms; null: never polled) of the organization's cloud
-   * printers, for the dashboard's "last poll" (written every few seconds at most, see heard()).
-   */
-  async lastPolls(organizationId: string): Promise<Map<string, number | null>> {
-    const rows = await this.read
-      .selectFrom('cloudPrinters')
-      .select(['printerId', 'lastPollAt'])
-      .where('organizationId', '=', organizationId)
-      .execute();
-    return new Map(
-      rows.map((r) => [r.printerId, r.lastPollAt === null ? null : Number(r.lastPollAt)]),
-    );
-  }
-
   /** Online cloud-printer devices whose last poll is older than `polledBefore`. */
   async silent(polledBefore: number): Promise<Array<{ organizationId: string; deviceId: string }>> {
     return this.read

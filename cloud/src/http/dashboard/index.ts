@@ -88,7 +88,6 @@ export function dashboardRoutes(deps: DashboardDeps): Router[] {
       jobs,
       clockNow: () => deps.clock.now(),
       defaultPageSize,
-      lastPolls: (orgId) => deps.cloudPrinters.lastPolls(orgId),
     }),
     eventRoutes({
       accounts,

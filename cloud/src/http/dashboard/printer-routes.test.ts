@@ -127,7 +127,10 @@ for (const { kind, skip } of await storeKinds()) {
       const id = created.body.printer.id as string;
       const bar = async () => (await list()).find((p) => p.id === id)!;
       assert.deepEqual((await bar()).reach, { via: 'sdp', lastPollAt: null });
-      await h.store.cloudPrinters.recordPoll(id, h.clock.now());
+      await h.store.cloudPrinters.recordPoll(
+        { printerId: id, deviceId: created.body.device.id as string },
+        h.clock.now(),
+      );
       assert.deepEqual((await bar()).reach, {
         via: 'sdp',
         lastPollAt: new Date(h.clock.now()).toISOString(),

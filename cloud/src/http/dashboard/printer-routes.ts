@@ -278,8 +278,6 @@ export function printerRoutes(deps: {
   jobs: JobService;
   clockNow: () => number;
   defaultPageSize: number;
-  /** printerId → last poll (epoch ms) of the organization's printers that connect by themselves. */
-  lastPolls?: (orgId: string) => Promise<Map<string, number | null>>;
 }): Router {
   const { accounts, members, organizations, inventory, jobs, defaultPageSize } = deps;
   const router = Router();
@@ -301,13 +299,7 @@ export function printerRoutes(deps: {
         );
       }
     }
-    const polls =
-      deps.lastPolls && printers.some((p) => isPulling(p.connection))
-        ? await deps.lastPolls(orgId)
-        : undefined;
-    return printers.map((p) =>
-      presentDashboardPrinter(p, devices.get(p.deviceId), polls?.get(p.id)),
-    );
+    return printers.map((p) => presentDashboardPrinter(p, devices.get(p.deviceId)));
   };
   const organization = (orgId: string) => organizations.get(orgId);
 
@@ -385,17 +377,16 @@ const isPulling = (connection: string): connection is (typeof PULL_CONNECTIONS)[
 export function presentDashboardPrinter(
   p: Printer,
   device: Device | undefined,
-  /** A printer that connects by itself: its last poll recorded (else its device's last sign). */
-  lastPollAt?: number | null,
 ): z.infer<typeof dashboardPrinterSchema> {
-  const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-  const lastSeenAt = iso(device?.lastSeenAt);
+  const lastSeenAt =
+    device?.lastSeenAt === null || device === undefined
+      ? null
+      : new Date(device.lastSeenAt).toISOString();
   return {
     ...presentPrinter(p),
     sandbox: p.sandbox,
-    reach: isPulling(p.connection)
-      ? { via: p.connection, lastPollAt: lastPollAt === undefined ? lastSeenAt : iso(lastPollAt) }
-      : p.reach,
+    // A printer that polls is its own device, seen at each poll it records (every 15 s at most).
+    reach: isPulling(p.connection) ? { via: p.connection, lastPollAt: lastSeenAt } : p.reach,
     defaults: {
       paper: p.settings.paper ?? null,
       dpi: (p.settings.dpi as (typeof LABEL_DPIS)[number] | undefined) ?? null,

@@ -135,11 +135,6 @@ export class CloudPrinterService {
     this.pollWritten.delete(printerId);
   }
 
-  /** printerId → last poll (epoch ms, null: never) of the organization's cloud printers. */
-  lastPolls(organizationId: string): Promise<Map<string, number | null>> {
-    return this.deps.store.cloudPrinters.lastPolls(organizationId);
-  }
-
   // The polls
 
   /** The printer a secret names; undefined for a wrong one (nothing changes). */
