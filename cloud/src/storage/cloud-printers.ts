@@ -12,6 +12,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { newId } from '../lib/ids.js';
+import { PreparedCache, slot } from './prepared.js';
 import type { TransitionResult } from './job-states.js';
 import type { JobTransitions } from './job-transitions.js';
 import type { WriteFn } from './organizations.js';
@@ -30,7 +31,27 @@ export interface PolledPrinter {
   cloud: CloudPrinterRow;
   printer: Printer;
   deviceStatus: string;
+  /** Its hand-over waiting for a confirmation, when the poll was read. */
+  open: Handover | undefined;
+  /** Whether a live job waited for it when the poll was read. */
+  hasQueued: boolean;
 }
+
+type PollRow = Database['printers'] & {
+  settings: string;
+  cpProtocol: string;
+  cpSecretHash: string;
+  cpLastPollAt: number | null;
+  cpClientType: string | null;
+  cpEncodings: string | null;
+  cpCreatedAt: number;
+  deviceStatus: string;
+  hoJobId: string | null;
+  hoToken: string | null;
+  hoPollId: string | null;
+  hoHandedAt: number | null;
+  hasQueued: number | boolean;
+};
 
 export interface NewCloudPrinter {
   organizationId: string;
@@ -48,6 +69,8 @@ export type Outcome =
   | { printed: false; errorCode: 'PRINTER_ERROR' | 'RENDER_FAILED'; errorMessage: string };
 
 export class CloudPrintersRepository {
+  private readonly prepared = new PreparedCache();
+
   constructor(
     private readonly read: Kysely<Database>,
     private readonly write: WriteFn,
@@ -151,24 +174,49 @@ export class CloudPrintersRepository {
     });
   }
 
-  /** The printer a poll's secret names (by its hash), or undefined. */
+  /**
+   * The printer a poll's secret names (by its hash), or undefined; with its device's status, its
+   * unconfirmed hand-over and whether a live job waits for it: everything a poll reads, in one
+   * prepared query (the poll path is the busiest of such a printer's).
+   */
   async findBySecretHash(secretHash: string): Promise<PolledPrinter | undefined> {
-    const row = await this.read
-      .selectFrom('cloudPrinters')
-      .innerJoin('printers', 'printers.id', 'cloudPrinters.printerId')
-      .innerJoin('devices', 'devices.id', 'cloudPrinters.deviceId')
-      .selectAll('printers')
-      .select([
-        'cloudPrinters.protocol as cpProtocol',
-        'cloudPrinters.secretHash as cpSecretHash',
-        'cloudPrinters.lastPollAt as cpLastPollAt',
-        'cloudPrinters.clientType as cpClientType',
-        'cloudPrinters.encodings as cpEncodings',
-        'cloudPrinters.createdAt as cpCreatedAt',
-        'devices.status as deviceStatus',
-      ])
-      .where('cloudPrinters.secretHash', '=', secretHash)
-      .executeTakeFirst();
+    const query = this.prepared.get('cloudPrinters.poll', () =>
+      this.read
+        .selectFrom('cloudPrinters')
+        .innerJoin('printers', 'printers.id', 'cloudPrinters.printerId')
+        .innerJoin('devices', 'devices.id', 'cloudPrinters.deviceId')
+        .leftJoin('cloudHandovers', (join) =>
+          join
+            .onRef('cloudHandovers.printerId', '=', 'cloudPrinters.printerId')
+            .on('cloudHandovers.open', '=', 1),
+        )
+        .selectAll('printers')
+        .select((eb) => [
+          'cloudPrinters.protocol as cpProtocol',
+          'cloudPrinters.secretHash as cpSecretHash',
+          'cloudPrinters.lastPollAt as cpLastPollAt',
+          'cloudPrinters.clientType as cpClientType',
+          'cloudPrinters.encodings as cpEncodings',
+          'cloudPrinters.createdAt as cpCreatedAt',
+          'devices.status as deviceStatus',
+          'cloudHandovers.jobId as hoJobId',
+          'cloudHandovers.token as hoToken',
+          'cloudHandovers.pollId as hoPollId',
+          'cloudHandovers.handedAt as hoHandedAt',
+          eb
+            .exists(
+              eb
+                .selectFrom('jobs')
+                .select('jobs.id')
+                .whereRef('jobs.deviceId', '=', 'cloudPrinters.deviceId')
+                .where('jobs.state', '=', sql.lit('queued'))
+                .where('jobs.mode', '=', sql.lit('live')),
+            )
+            .as('hasQueued'),
+        ])
+        .where('cloudPrinters.secretHash', '=', slot('secretHash')),
+    );
+    const [row] = await query.execute<PollRow>(this.read, { secretHash });
     if (!row) return undefined;
     const {
       cpProtocol,
@@ -178,6 +226,11 @@ export class CloudPrintersRepository {
       cpEncodings,
       cpCreatedAt,
       deviceStatus,
+      hoJobId,
+      hoToken,
+      hoPollId,
+      hoHandedAt,
+      hasQueued,
       ...printer
     } = row;
     return {
@@ -194,6 +247,21 @@ export class CloudPrintersRepository {
       },
       printer: toPrinter(printer),
       deviceStatus,
+      open:
+        hoJobId === null || hoToken === null
+          ? undefined
+          : {
+              jobId: hoJobId,
+              organizationId: printer.organizationId,
+              printerId: printer.id,
+              token: hoToken,
+              pollId: hoPollId ?? '',
+              handedAt: Number(hoHandedAt),
+              open: 1,
+              confirmedAt: null,
+              outcome: null,
+            },
+      hasQueued: Boolean(Number(hasQueued)),
     };
   }
 

@@ -108,7 +108,7 @@ export class CloudPrntEndpoint {
     const polled = await this.service.authenticate('cloudprnt', secret);
     if (!polled) return NOT_FOUND;
     const token = typeof query.token === 'string' && query.token !== '' ? query.token : null;
-    const handover = await this.service.currentHandover(polled, token);
+    const handover = this.service.currentHandover(polled, token);
     if (!handover) return { status: 404, contentType: 'text/plain', body: 'no job' };
     const offered = this.mediaTypesFor(polled);
     const asked =

@@ -59,7 +59,7 @@ export interface CloudPrinterTimings {
 export const DEFAULT_TIMINGS: CloudPrinterTimings = {
   offlineAfterMs: 60_000,
   unconfirmedAfterMs: 120_000,
-  pollWriteMs: 15_000,
+  pollWriteMs: 30_000,
 };
 
 export interface CloudPrinterDeps {
@@ -187,10 +187,9 @@ export class CloudPrinterService {
   ): Promise<Handover | undefined> {
     const { store } = this.deps;
     const { printerId, organizationId, deviceId } = polled.cloud;
-    const open = await store.cloudPrinters.openHandover(printerId);
-    if (open) return options.again ? open : undefined;
-    if (!options.claim) return undefined;
-    if (!(await store.cloudPrinters.hasQueued(organizationId, deviceId))) return undefined;
+    // The poll's own read says whether there is a hand-over or a job; most polls stop here.
+    if (polled.open) return options.again ? polled.open : undefined;
+    if (!options.claim || !polled.hasQueued) return undefined;
     try {
       const claimed = await store.cloudPrinters.claim(
         { organizationId, deviceId, printerId },
@@ -209,11 +208,8 @@ export class CloudPrinterService {
   }
 
   /** The printer's unconfirmed hand-over, if `token` (when given) is its token. */
-  async currentHandover(
-    polled: PolledPrinter,
-    token: string | null,
-  ): Promise<Handover | undefined> {
-    const open = await this.deps.store.cloudPrinters.openHandover(polled.cloud.printerId);
+  currentHandover(polled: PolledPrinter, token: string | null): Handover | undefined {
+    const open = polled.open;
     if (!open || (token !== null && open.token !== token)) return undefined;
     return open;
   }
