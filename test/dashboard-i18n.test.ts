@@ -118,6 +118,17 @@ test('every key the code asks for is in the catalogs', () => {
   for (const source of ['cloud', 'local']) used.add(`jobs.job.sources.${source}`);
   for (const type of ['receipt', 'text', 'zpl', 'epl']) used.add(`jobs.create.types.${type}`);
   for (const page of ['receipt', 'label', 'page']) used.add(`printers.testPage.${page}`);
+  // How a printer is reached (pages/printers/reach.tsx) and the page that adds one that
+  // connects by itself (pages/printers/connect.tsx): keys built from the protocol and the step.
+  for (const via of ['cloudprnt', 'sdp']) used.add(`printers.reach.${via}`);
+  const connect = readFileSync(join(SRC, 'pages', 'printers', 'connect.tsx'), 'utf8');
+  const steps = /cloudprnt: \[([^\]]+)\]/.exec(connect)![1]!.match(/\w+/g)!;
+  assert.ok(steps.length >= 5, 'the steps are read from connect.tsx');
+  for (const protocol of ['cloudprnt', 'sdp']) {
+    used.add(`cloudPrinter.protocols.${protocol}`).add(`cloudPrinter.models.${protocol}`);
+    used.add(`cloudPrinter.addressLabel.${protocol}`).add(`cloudPrinter.stepsTitle.${protocol}`);
+    for (const step of steps) used.add(`cloudPrinter.steps.${protocol}.${step}`);
+  }
   const missing = [...used].filter((k) => !catalogs.en.has(k)).sort();
   assert.deepEqual(missing, [], 'keys used in cloud/dashboard/src but not in en.json');
 });

@@ -93,6 +93,15 @@ describe('printers the agent discovers', () => {
       ['system', 'receipt', 'counter'],
       ['system', 'office', 'Office laser'],
     ]);
+    // How each is reached: the USB ids and serial, the queue's name behind its description.
+    assert.deepEqual(
+      first.printerInfo().map((p) => p.reach),
+      [
+        { via: 'usb', vendorId: '04b8', productId: '0202', serial: 'TM9' },
+        { via: 'system', queue: 'counter' },
+        { via: 'system', queue: 'laser' },
+      ],
+    );
     const ids = first.printers.map((p) => p.agentPrinterId);
     assert.equal(new Set(ids).size, 3);
     await first.stop();

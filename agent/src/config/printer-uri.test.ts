@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePrinterUri } from './printer-uri.js';
+import { printerReachSchema } from '@printwire/shared/protocol/index';
+import { parsePrinterUri, reachOf } from './printer-uri.js';
 
 function rejects(uri: string, pattern: RegExp) {
   assert.throws(
@@ -11,6 +12,25 @@ function rejects(uri: string, pattern: RegExp) {
 }
 
 describe('printer URIs', () => {
+  test('each URI says how its printer is reached, in the form the protocol takes', () => {
+    const cases: Array<[string, object]> = [
+      ['tcp://10.0.0.5', { via: 'tcp', host: '10.0.0.5', port: 9100 }],
+      ['tcp://[fe80::1]:9101', { via: 'tcp', host: 'fe80::1', port: 9101 }],
+      [
+        'usb://04b8:0e28/X7PL000123',
+        { via: 'usb', vendorId: '04b8', productId: '0e28', serial: 'X7PL000123' },
+      ],
+      ['usb://0519:0003', { via: 'usb', vendorId: '0519', productId: '0003', serial: null }],
+      ['serial:/dev/ttyUSB0?baud=19200', { via: 'serial', path: '/dev/ttyUSB0', baud: 19200 }],
+      ['system:Kitchen%20TM-T20', { via: 'system', queue: 'Kitchen TM-T20' }],
+    ];
+    for (const [uri, reach] of cases) {
+      const got = reachOf(parsePrinterUri(uri).target);
+      assert.deepEqual(got, reach, uri);
+      assert.equal(printerReachSchema.safeParse(got).success, true, uri);
+    }
+  });
+
   test('a tcp URI without a port uses the raw port 9100', () => {
     const spec = parsePrinterUri('tcp://10.0.0.5');
     assert.deepEqual(spec.target, { connection: 'tcp', host: '10.0.0.5', port: 9100 });

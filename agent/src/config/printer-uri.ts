@@ -1,4 +1,5 @@
 import { PrintwireError } from '@printwire/shared/errors/index';
+import type { PrinterReach } from '@printwire/shared/protocol/index';
 import {
   isLabelDpi,
   labelSizeProblem,
@@ -155,6 +156,28 @@ function canonical(target: PrinterTarget): string {
       }`;
     case 'system':
       return `system:${encodeURIComponent(target.queue)}`;
+  }
+}
+
+/**
+ * How the printer is reached, as the `printers` message reports it (so that the dashboard can
+ * tell two printers of one model apart): the URI's target, with USB ids as four hex digits.
+ */
+export function reachOf(target: PrinterTarget): PrinterReach {
+  switch (target.connection) {
+    case 'tcp':
+      return { via: 'tcp', host: target.host, port: target.port };
+    case 'serial':
+      return { via: 'serial', path: target.path, baud: target.baud };
+    case 'usb':
+      return {
+        via: 'usb',
+        vendorId: hex4(target.vendorId),
+        productId: hex4(target.productId),
+        serial: target.serial,
+      };
+    case 'system':
+      return { via: 'system', queue: target.queue };
   }
 }
 

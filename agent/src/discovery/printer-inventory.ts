@@ -4,6 +4,7 @@ import {
   type PrinterInfo,
 } from '@printwire/shared/protocol/index';
 import { configuredPrinters, type ConfiguredPrinter } from '../config/config-store.js';
+import { reachOf } from '../config/printer-uri.js';
 import type { LiveConfig } from '../config/live-config.js';
 import type { AgentLogger } from '../logs/logger.js';
 import type { RenderTarget } from '../render/render-job.js';
@@ -126,6 +127,7 @@ export class PrinterInventory {
       capabilities,
       status: this.#deps.status(printer.agentPrinterId),
       isDefault,
+      reach: reachOf(spec.target),
     };
   }
 

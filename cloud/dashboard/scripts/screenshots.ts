@@ -191,12 +191,33 @@ try {
   await setup.getByRole('button', { name: 'New alert rule' }).click();
   await setup.getByRole('button', { name: 'Create rule' }).click();
   await setup.getByRole('row').filter({ hasText: 'A printer goes offline' }).waitFor();
+  // A printer that connects by itself (issue 29), online from a CloudPRNT poll, beside the agent's.
+  const star = await call('POST', `/orgs/${orgId}/cloud-printers`, {
+    name: 'Cuisine',
+    protocol: 'cloudprnt',
+  });
+  await fetch(star.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ statusCode: '200%20OK', printerMAC: '00:11:62:31:f0:57' }),
+  });
+  /** Removes the printers the add-printer shot made, so that the next pass's pages are the same. */
+  const removeAdded = async () => {
+    const printers = (await call('GET', `/orgs/${orgId}/printers`)).data as Array<{
+      id: string;
+      name: string;
+    }>;
+    for (const p of printers.filter((x) => x.name === 'Bar'))
+      await call('DELETE', `/orgs/${orgId}/cloud-printers/${p.id}`);
+  };
 
   const shots: {
     name: string;
     path: string;
     signedIn: boolean;
     then?: (p: Page) => Promise<void>;
+    /** Run after the screenshot. */
+    after?: () => Promise<void>;
   }[] = [
     { name: 'login', path: '/login', signedIn: false },
     { name: 'signup', path: '/signup', signedIn: false },
@@ -243,6 +264,19 @@ try {
       },
     },
     { name: 'printers-test', path: `${org}/printers?mode=test`, signedIn: true },
+    { name: 'add-printer', path: `${org}/printers/connect`, signedIn: true },
+    {
+      name: 'add-printer-created',
+      path: `${org}/printers/connect`,
+      signedIn: true,
+      then: async (p) => {
+        await p.locator('form input').first().fill('Bar');
+        await p.locator('input[type=radio][value=sdp]').check();
+        await p.locator('form button[type=submit]').click();
+        await p.locator('.secret pre').waitFor();
+      },
+      after: removeAdded,
+    },
     { name: 'settings', path: `${org}/settings`, signedIn: true },
     { name: 'billing', path: `${org}/billing`, signedIn: true },
     { name: 'templates', path: `${org}/templates`, signedIn: true },
@@ -271,7 +305,7 @@ try {
       path: `${org}/devices`,
       signedIn: true,
       then: async (p) => {
-        await p.locator('.status-ok').waitFor();
+        await p.locator('.status-ok').first().waitFor();
         await p.locator('.actions > .button.primary').click();
         await p.locator('.activation .secret pre').waitFor();
       },
@@ -312,6 +346,7 @@ try {
         await page.locator('.loading').first().waitFor({ state: 'detached' });
         await shot.then?.(page);
         await page.screenshot({ path: `${out}${prefix}${shot.name}${suffix}.png`, fullPage: true });
+        await shot.after?.();
       }
       await page.context().close();
     }

@@ -113,6 +113,7 @@ const router = createBrowserRouter([
       { path: '/o/:orgId/jobs', lazy: signedIn('Jobs') },
       { path: '/o/:orgId/jobs/:jobId', lazy: signedIn('JobPage') },
       { path: '/o/:orgId/printers', lazy: signedIn('Printers') },
+      { path: '/o/:orgId/printers/connect', lazy: signedIn('ConnectPrinter') },
       { path: '/o/:orgId/devices', lazy: signedIn('Devices') },
       { path: '/o/:orgId/templates', lazy: signedIn('Templates') },
       { path: '/o/:orgId/templates/:templateId', lazy: signedIn('TemplateEditor') },

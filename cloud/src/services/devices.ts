@@ -72,6 +72,7 @@ function toReported(p: PrinterInfo): ReportedPrinter {
     capabilities: p.capabilities ?? [],
     isDefault: p.isDefault ?? false,
     status: p.status,
+    reach: p.reach,
   };
 }
 

@@ -10,7 +10,7 @@ import { newId } from '../lib/ids.js';
 import type { WriteFn } from './organizations.js';
 import { toDevice, toJob, toPrinter } from './rows.js';
 import type { Database } from './schema.js';
-import type { Device, Job, Printer } from './types.js';
+import type { Device, Job, Printer, PrinterReach } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 
 export interface ActivationInput {
@@ -34,6 +34,8 @@ export interface ReportedPrinter {
   capabilities: string[];
   isDefault: boolean;
   status: string;
+  /** How the agent reaches it; absent (older agents): what was stored stays. */
+  reach?: PrinterReach | undefined;
 }
 
 /** A printer after a write, with its status before it (null: the printer is new). */
@@ -222,6 +224,7 @@ export class DevicesRepository {
           capabilities: JSON.stringify(p.capabilities),
           isDefault: (set.isDefault ?? p.isDefault) ? 1 : 0,
           status: p.status,
+          ...(p.reach ? { reach: JSON.stringify(p.reach) } : {}),
         };
         if (old) {
           const lastStatusAt = old.status === p.status ? old.lastStatusAt : now;

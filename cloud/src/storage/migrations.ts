@@ -14,6 +14,7 @@ import { localModeMigration } from './migrations/0008-local-mode.js';
 import { printerSettingsMigration } from './migrations/0009-printer-settings.js';
 import { localDownloadsMigration } from './migrations/0010-local-downloads.js';
 import { cloudPrintersMigration } from './migrations/0012-cloud-printers.js';
+import { printerReachMigration } from './migrations/0013-printer-reach.js';
 import type { Dialect } from './dialect.js';
 
 // Still exported here for the modules that import it from the migrations.
@@ -318,6 +319,7 @@ class InCodeMigrations implements MigrationProvider {
       '0009_printer_settings': printerSettingsMigration(),
       '0010_local_downloads': localDownloadsMigration(),
       '0012_cloud_printers': cloudPrintersMigration(),
+      '0013_printer_reach': printerReachMigration(),
     };
   }
 }

@@ -20,6 +20,7 @@ import type {
   Organization,
   Plan,
   Printer,
+  PrinterReach,
   PrinterSettings,
   Scope,
   Template,
@@ -96,7 +97,10 @@ export function toDevice(row: Selectable<DevicesTable>): Device {
 }
 
 /** A printer row; `settings` may be absent from a row built in code (a new printer: none). */
-export type PrinterRow = Omit<Selectable<PrintersTable>, 'settings'> & { settings?: string };
+export type PrinterRow = Omit<Selectable<PrintersTable>, 'settings' | 'reach'> & {
+  settings?: string;
+  reach?: string | null;
+};
 
 export function toPrinter(row: PrinterRow): Printer {
   return {
@@ -118,6 +122,7 @@ export function toPrinter(row: PrinterRow): Printer {
     lastStatusAt: row.lastStatusAt === null ? null : Number(row.lastStatusAt),
     createdAt: Number(row.createdAt),
     settings: parseJson<PrinterSettings>(row.settings ?? '{}', {}),
+    reach: row.reach ? parseJson<PrinterReach | null>(row.reach, null) : null,
   };
 }
 

@@ -107,6 +107,8 @@ export interface PrintersTable {
   createdAt: number;
   /** JSON: what the dashboard set (PrinterSettings); '{}' by default. */
   settings: Generated<string>;
+  /** JSON: how its agent reaches it (the protocol's PrinterReach); null when not reported. */
+  reach: string | null;
 }
 
 export interface JobsTable {

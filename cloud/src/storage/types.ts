@@ -1,4 +1,7 @@
 /** The records storage returns: plain values, timestamps in epoch milliseconds. */
+import type { PrinterReach } from '@printwire/shared/protocol/index';
+
+export type { PrinterReach };
 
 export type Mode = 'live' | 'test';
 export const JOB_STATES = ['queued', 'sending', 'printed', 'failed', 'cancelled'] as const;
@@ -102,6 +105,8 @@ export interface Printer {
   createdAt: number;
   /** What the dashboard set on the printer (its alias and default win over the agent's). */
   settings: PrinterSettings;
+  /** How its agent reaches it (address and port, USB ids, serial port, queue); null: not reported. */
+  reach: PrinterReach | null;
 }
 
 /**

@@ -42,6 +42,39 @@ export const labelSizeSchema = fieldSchema.refine((text) => labelSizeProblem(tex
 /** A label printer's resolution in dots per inch. */
 export const labelDpiSchema = z.union(LABEL_DPIS.map((d) => z.literal(d)));
 
+/** A USB vendor or product id as four lower-case hex digits (`04b8`), as `lsusb` shows it. */
+const usbIdSchema = z.string().regex(/^[0-9a-f]{4}$/, 'four lower-case hex digits');
+
+/**
+ * How the agent reaches a printer: what tells two printers of one model apart (the network
+ * address, the USB ids and serial number, the serial port, the spooler's queue). Never a secret.
+ */
+export const printerReachSchema = z.discriminatedUnion('via', [
+  z.object({
+    via: z.literal('tcp'),
+    host: fieldSchema.min(1),
+    port: z.number().int().min(1).max(65535),
+  }),
+  z.object({
+    via: z.literal('usb'),
+    vendorId: usbIdSchema,
+    productId: usbIdSchema,
+    /** The printer's USB serial number; null when it has none or could not be read. */
+    serial: fieldSchema.nullable(),
+  }),
+  z.object({
+    via: z.literal('serial'),
+    path: fieldSchema.min(1),
+    baud: z.number().int().min(1),
+  }),
+  z.object({
+    via: z.literal('system'),
+    /** The spooler's queue name (CUPS queue, Windows printer name), not its description. */
+    queue: fieldSchema.min(1),
+  }),
+]);
+export type PrinterReach = z.infer<typeof printerReachSchema>;
+
 /** A printer as the agent reports it in `hello` and `printers`. */
 export const printerInfoSchema = z.object({
   agentPrinterId: idSchema,
@@ -60,6 +93,8 @@ export const printerInfoSchema = z.object({
   capabilities: z.array(fieldSchema).max(L.maxCapabilities),
   status: z.enum(PRINTER_STATUSES),
   isDefault: z.boolean(),
+  /** How it is reached, from its URI. Absent from older agents. */
+  reach: printerReachSchema.optional(),
 });
 export type PrinterInfo = z.infer<typeof printerInfoSchema>;
 

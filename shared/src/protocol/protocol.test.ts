@@ -112,6 +112,58 @@ describe('agent protocol parsing', () => {
     if (!result.ok) assert.deepEqual(result.error.issues[0]!.path, 'printers[0].paper');
   });
 
+  test('a printer says how it is reached; an older agent that does not still parses', () => {
+    const reaches = [
+      { via: 'tcp', host: '10.0.0.5', port: 9100 },
+      { via: 'usb', vendorId: '04b8', productId: '0202', serial: 'X7PL000123' },
+      { via: 'usb', vendorId: '0519', productId: '0003', serial: null },
+      { via: 'serial', path: '/dev/ttyUSB0', baud: 9600 },
+      { via: 'system', queue: 'EPSON_TM_T20III' },
+    ];
+    for (const reach of reaches) {
+      const result = parseAgentMessage(
+        JSON.stringify({ ...hello, printers: [{ ...printer, reach }] }),
+      );
+      assert.equal(result.ok, true, JSON.stringify(reach));
+      if (result.ok && result.message.type === 'hello')
+        assert.deepEqual(result.message.printers[0]!.reach, reach);
+    }
+    const older = parseAgentMessage(JSON.stringify(hello));
+    assert.equal(older.ok, true);
+    if (older.ok && older.message.type === 'hello')
+      assert.equal(older.message.printers[0]!.reach, undefined);
+  });
+
+  test('a reach with an id that is not four hex digits or a port out of range is refused', () => {
+    const cases: Array<[object, string]> = [
+      [
+        { via: 'usb', vendorId: '4b8', productId: '0202', serial: null },
+        'printers[0].reach.vendorId',
+      ],
+      [
+        { via: 'usb', vendorId: '04B8', productId: '0202', serial: null },
+        'printers[0].reach.vendorId',
+      ],
+      [{ via: 'tcp', host: '10.0.0.5', port: 65536 }, 'printers[0].reach.port'],
+      [{ via: 'tcp', host: '10.0.0.5', port: 0 }, 'printers[0].reach.port'],
+      [{ via: 'system', queue: '' }, 'printers[0].reach.queue'],
+    ];
+    for (const [reach, path] of cases) {
+      const result = parseAgentMessage(
+        JSON.stringify({ ...hello, printers: [{ ...printer, reach }] }),
+      );
+      assert.equal(result.ok, false, JSON.stringify(reach));
+      if (!result.ok) assert.equal(result.error.issues[0]!.path, path);
+    }
+    const edge = parseAgentMessage(
+      JSON.stringify({
+        ...hello,
+        printers: [{ ...printer, reach: { via: 'tcp', host: 'h', port: 65535 } }],
+      }),
+    );
+    assert.equal(edge.ok, true);
+  });
+
   test('a failed job result without an errorCode is refused', () => {
     const base = {
       type: 'job.result',

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { CODEPAGES } from '@printwire/shared/codepage/index';
 import { LABEL_DPIS, labelSizeProblem } from '@printwire/shared/label-graphics/label-size';
+import { printerReachSchema } from '@printwire/shared/protocol/index';
 import type { AccountService } from '../../accounts/service.js';
 import type { MembershipService } from '../../accounts/members.js';
 import type { InventoryService } from '../../services/inventory.js';
@@ -62,9 +63,31 @@ export const printerDefaultsSchema = z
     description: 'set in the dashboard and pushed to the agent; null: the agent’s own',
   });
 
+/** Printers that poll the cloud themselves: no agent reaches them, their last poll says they live. */
+const PULL_CONNECTIONS = ['cloudprnt', 'sdp'] as const;
+
+export const dashboardReachSchema = z
+  .union([
+    printerReachSchema,
+    z.object({
+      via: z.enum(PULL_CONNECTIONS),
+      lastPollAt: z
+        .string()
+        .nullable()
+        .meta({ format: 'date-time', description: 'its last poll; null: it has never polled' }),
+    }),
+  ])
+  .nullable()
+  .meta({
+    id: 'PrinterReach',
+    description:
+      'How the printer is reached, to tell two of one model apart: tcp (host, port), usb (vendorId, productId as hex, serial), serial (path, baud), system (the spooler queue), or cloudprnt / sdp (its last poll). Never a secret. null: a sandbox printer, or one reported by an agent older than this field.',
+  });
+
 export const dashboardPrinterSchema = printerSchema
   .extend({
     sandbox: z.boolean(),
+    reach: dashboardReachSchema,
     defaults: printerDefaultsSchema,
     device: z
       .object({
@@ -348,13 +371,22 @@ export function printerRoutes(deps: {
   return router;
 }
 
+const isPulling = (connection: string): connection is (typeof PULL_CONNECTIONS)[number] =>
+  (PULL_CONNECTIONS as readonly string[]).includes(connection);
+
 export function presentDashboardPrinter(
   p: Printer,
   device: Device | undefined,
 ): z.infer<typeof dashboardPrinterSchema> {
+  const lastSeenAt =
+    device?.lastSeenAt === null || device === undefined
+      ? null
+      : new Date(device.lastSeenAt).toISOString();
   return {
     ...presentPrinter(p),
     sandbox: p.sandbox,
+    // A printer that polls is its own device, seen at each poll it records (every 15 s at most).
+    reach: isPulling(p.connection) ? { via: p.connection, lastPollAt: lastSeenAt } : p.reach,
     defaults: {
       paper: p.settings.paper ?? null,
       dpi: (p.settings.dpi as (typeof LABEL_DPIS)[number] | undefined) ?? null,
@@ -366,7 +398,7 @@ export function presentDashboardPrinter(
           id: device.id,
           name: device.name,
           status: device.status,
-          lastSeenAt: device.lastSeenAt === null ? null : new Date(device.lastSeenAt).toISOString(),
+          lastSeenAt,
         }
       : null,
   };

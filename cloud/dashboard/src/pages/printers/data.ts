@@ -6,6 +6,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, data, type Schemas } from '../../api/client';
 import { queryClient } from '../../data';
 import type { Mode } from '../../frame';
+import { deviceKeys } from '../devices/data';
 
 export type Printer = Schemas['DashboardPrinter'];
 export type PrinterDefaults = Schemas['PrinterDefaults'];
@@ -79,3 +80,38 @@ export const useOverview = (orgId: string, mode: Mode, since: string) =>
         }),
       ),
   });
+
+/** A printer that connects by itself: Star CloudPRNT or Epson Server Direct Print. */
+export type PullProtocol = 'cloudprnt' | 'sdp';
+export interface NewCloudPrinter {
+  name: string;
+  protocol: PullProtocol;
+  paper: '58mm' | '80mm';
+}
+
+/** Adds one; the answer's `url` (with its secret) is shown once and never again. */
+export function useCreateCloudPrinter(orgId: string) {
+  return useMutation({
+    mutationFn: (body: NewCloudPrinter) =>
+      data(api.POST('/orgs/{orgId}/cloud-printers', { params: { path: { orgId } }, body })),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: printerKeys.all(orgId) }),
+        queryClient.invalidateQueries({ queryKey: deviceKeys.devices(orgId) }),
+      ]),
+  });
+}
+
+/** Removes one: its address stops working at once. */
+export const removeCloudPrinter = (orgId: string, printerId: string) =>
+  data(
+    api.DELETE('/orgs/{orgId}/cloud-printers/{printerId}', {
+      params: { path: { orgId, printerId } },
+    }),
+  );
+
+export const afterCloudPrinterRemoved = (orgId: string) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: printerKeys.all(orgId) }),
+    queryClient.invalidateQueries({ queryKey: deviceKeys.devices(orgId) }),
+  ]);

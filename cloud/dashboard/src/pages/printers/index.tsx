@@ -2,7 +2,9 @@
  * Printers: live status in words (with the time it changed and when its computer was last
  * seen), paper, codepage, capabilities and the device it hangs on; edit alias, default printer
  * and defaults (pushed to the agent at once); print a test page (receipt, label or page by kind).
- * With no printer yet, the next step: an activation code for the agent.
+ * Each printer says how it is reached (reach.tsx). With no printer yet, the next step: an
+ * activation code for the agent, or a printer that connects by itself (connect.tsx), which is
+ * removed here (its address stops working).
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +16,7 @@ import { formatDate, formatRelative } from '../../i18n';
 import {
   Button,
   Checkbox,
+  ConfirmDialog,
   Dialog,
   Field,
   FormError,
@@ -26,12 +29,15 @@ import {
 } from '../../ui';
 import { useOrgId } from '../organization';
 import {
+  afterCloudPrinterRemoved,
+  removeCloudPrinter,
   usePrinters,
   useTestPage,
   useUpdatePrinter,
   type Printer,
   type PrinterDefaults,
 } from './data';
+import { PrinterReach, pollsByItself } from './reach';
 import { PrinterStatus } from './status';
 import './printers.css';
 
@@ -79,7 +85,9 @@ export function Printers() {
   const canWrite = useCan(orgId, 'printers:write');
   const canPrint = useCan(orgId, 'jobs:write');
   const canActivate = useCan(orgId, 'activationCodes:write');
+  const canAdd = useCan(orgId, 'devices:write');
   const [editing, setEditing] = useState<Printer>();
+  const [removing, setRemoving] = useState<Printer>();
   if (printers.isError && !printers.data)
     return <LoadError error={printers.error} onRetry={() => void printers.refetch()} />;
   if (!printers.data) return <Loading />;
@@ -91,6 +99,13 @@ export function Printers() {
         <PageTitle lead={mode === 'test' ? t('printers.leadTest') : t('printers.lead')}>
           {t('printers.title')}
         </PageTitle>
+        {canAdd && real.length > 0 && (
+          <p>
+            <Link className="button secondary" to={`/o/${orgId}/printers/connect`}>
+              {t('cloudPrinter.title')}
+            </Link>
+          </p>
+        )}
         {real.length === 0 && (
           <div className="empty">
             <p>{t('printers.empty')}</p>
@@ -99,6 +114,12 @@ export function Printers() {
                 <Link to={`/o/${orgId}/devices${mode === 'test' ? '?mode=test' : ''}`}>
                   {t('printers.emptyAction')}
                 </Link>
+              </p>
+            )}
+            {canAdd && (
+              <p>
+                {t('printers.emptyCloud')}{' '}
+                <Link to={`/o/${orgId}/printers/connect`}>{t('cloudPrinter.title')}</Link>
               </p>
             )}
           </div>
@@ -112,13 +133,25 @@ export function Printers() {
                 printer={p}
                 canWrite={canWrite && !p.sandbox}
                 canPrint={canPrint}
+                canRemove={canAdd && pollsByItself(p)}
                 onEdit={() => setEditing(p)}
+                onRemove={() => setRemoving(p)}
               />
             ))}
           </ul>
         )}
         {editing && (
           <EditPrinter orgId={orgId} printer={editing} onClose={() => setEditing(undefined)} />
+        )}
+        {removing && (
+          <ConfirmDialog
+            title={t('printers.removeTitle', { name: removing.alias ?? removing.name })}
+            message={t('printers.removeConfirm', { name: removing.alias ?? removing.name })}
+            action={t('printers.remove')}
+            run={() => removeCloudPrinter(orgId, removing.id)}
+            onDone={() => afterCloudPrinterRemoved(orgId)}
+            onClose={() => setRemoving(undefined)}
+          />
         )}
       </section>
     </LastData>
@@ -130,13 +163,17 @@ function PrinterCard({
   printer: p,
   canWrite,
   canPrint,
+  canRemove,
   onEdit,
+  onRemove,
 }: {
   orgId: string;
   printer: Printer;
   canWrite: boolean;
   canPrint: boolean;
+  canRemove: boolean;
   onEdit: () => void;
+  onRemove: () => void;
 }) {
   const { t } = useTranslation();
   const [mode] = useMode();
@@ -152,7 +189,9 @@ function PrinterCard({
   return (
     <li className="printer-card" aria-labelledby={`printer-${p.id}`}>
       <div className="printer-head">
-        <h2 id={`printer-${p.id}`}>{name}</h2>
+        <h2 id={`printer-${p.id}`} dir="auto">
+          {name}
+        </h2>
         <PrinterStatus status={p.status} />
         {p.isDefault && <span className="badge on">{t('printers.default')}</span>}
         {p.sandbox && <span className="badge">{t('printers.sandbox')}</span>}
@@ -168,19 +207,27 @@ function PrinterCard({
         <dd>
           <Ago iso={p.lastStatusAt} />
         </dd>
-        <dt>{t('printers.device')}</dt>
-        <dd>
-          {p.device ? (
-            <>
-              {p.device.name}{' '}
-              <span className="hint">
-                ({t('printers.lastSeen')} <Ago iso={p.device.lastSeenAt} />)
-              </span>
-            </>
-          ) : (
-            '—'
-          )}
+        <dt>{t('printers.reach.title')}</dt>
+        <dd className="reach">
+          <PrinterReach printer={p} />
         </dd>
+        {!pollsByItself(p) && (
+          <>
+            <dt>{t('printers.device')}</dt>
+            <dd>
+              {p.device ? (
+                <>
+                  <span dir="auto">{p.device.name}</span>{' '}
+                  <span className="hint">
+                    ({t('printers.lastSeen')} <Ago iso={p.device.lastSeenAt} />)
+                  </span>
+                </>
+              ) : (
+                '—'
+              )}
+            </dd>
+          </>
+        )}
         <dt>{t('printers.kind')}</dt>
         <dd>{t(`printers.kinds.${p.kind}`, { defaultValue: p.kind })}</dd>
         <dt>{t(label ? 'printers.labelSize' : 'printers.paper')}</dt>
@@ -220,6 +267,15 @@ function PrinterCard({
             aria-label={t('printers.testPageNamed', { action: testPageWords, name })}
           >
             {testPageWords}
+          </Button>
+        )}
+        {canRemove && (
+          <Button
+            variant="secondary"
+            onClick={onRemove}
+            aria-label={t('printers.removeNamed', { name })}
+          >
+            {t('printers.remove')}
           </Button>
         )}
         {testPage.data && (
