@@ -162,16 +162,47 @@ export function printedBytes(job: VirtualJob): Buffer | null {
  * jobs. pdf.js and sharp load with the first such preview. Throws INVALID_JOB for a document that
  * cannot be read, as the agent fails the job.
  */
-export async function printedLabelDocument(job: VirtualJob): Promise<Buffer | null> {
+export async function printedLabelDocument(
+  job: VirtualJob,
+  cacheKey?: string,
+): Promise<Buffer | null> {
   const o = job.options;
   if (!o.labelLanguage || (job.type !== 'pdf' && job.type !== 'image')) return null;
+  if (cacheKey === undefined) return drawLabelDocument(job);
+  let drawn = documentLabels.get(cacheKey);
+  if (!drawn) {
+    drawn = drawLabelDocument(job);
+    if (documentLabels.size >= DOCUMENT_LABELS_KEPT) {
+      documentLabels.delete(documentLabels.keys().next().value!);
+    }
+    documentLabels.set(cacheKey, drawn);
+    drawn.then(
+      (bytes) => bytes.length > DOCUMENT_LABELS_MAX_BYTES && documentLabels.delete(cacheKey),
+      () => documentLabels.delete(cacheKey),
+    );
+  }
+  return drawn;
+}
+
+/**
+ * The labels of the last few documents drawn, by job: the dashboard asks for each label of a
+ * job in turn (`?label=N`), and a job's content never changes. A failed drawing is not kept, nor
+ * one over DOCUMENT_LABELS_MAX_BYTES (a long PDF), so that the cache stays small.
+ */
+const documentLabels = new Map<string, Promise<Buffer>>();
+const DOCUMENT_LABELS_KEPT = 16;
+const DOCUMENT_LABELS_MAX_BYTES = 2_000_000;
+
+async function drawLabelDocument(job: VirtualJob): Promise<Buffer> {
+  const o = job.options;
   const { renderDocumentForLabel } = await import('@printwire/shared/documents/label-documents');
   const paper = {
-    language: o.labelLanguage,
+    language: o.labelLanguage ?? 'zpl',
     size: o.labelSize ?? DEFAULT_LABEL_SIZE,
     dpi: o.dpi !== undefined && isLabelDpi(o.dpi) ? o.dpi : DEFAULT_LABEL_DPI,
   };
+  const kind = job.type === 'image' ? 'image' : 'pdf';
   return asBuffer(
-    await renderDocumentForLabel(job.type, job.content, paper, { copies: o.copies ?? 1 }),
+    await renderDocumentForLabel(kind, job.content, paper, { copies: o.copies ?? 1 }),
   );
 }

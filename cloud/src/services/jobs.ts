@@ -373,7 +373,8 @@ export class JobService {
       content: stored.content,
       options: job.options as VirtualJob['options'],
     };
-    const bytes = (await printedLabelDocument(virtual)) ?? printedBytes(virtual);
+    const drawn = await printedLabelDocument(virtual, `${ctx.organization.id}/${job.id}`);
+    const bytes = drawn ?? printedBytes(virtual);
     return bytes ? { job, bytes, preview: stored.preview } : undefined;
   }
 
