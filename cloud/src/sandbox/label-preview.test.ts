@@ -234,6 +234,16 @@ describe('label previews of sandbox jobs', () => {
     assert.match(res.body.error.message, /browser.*send the page as a PDF/);
   });
 
+  test('a PDF given by URL has no preview: the sandbox fetches nothing, and the 404 says so', async () => {
+    const id = await job(
+      { type: 'pdf', encoding: 'url', data: 'https://example.com/label.pdf' },
+      false,
+    );
+    const res = await preview(id);
+    assert.equal(res.status, 404);
+    assert.match(res.body.error.message, /downloaded by the agent.*send its bytes/);
+  });
+
   test('a PDF for a receipt printer still has no preview', async () => {
     const res = await h.call('POST', '/v1/jobs', {
       key: org.testKey,

@@ -27,6 +27,10 @@ export const LABEL_DOCUMENT_TYPES: readonly string[] = ['pdf', 'image', 'html'];
 export const HTML_LABEL_NO_PREVIEW =
   'an HTML job on a label printer is laid out by the agent’s browser, which the cloud’s sandbox does not run; send the page as a PDF to see its labels';
 
+/** Why a document given by URL for a label printer has no sandbox preview. */
+export const URL_LABEL_NO_PREVIEW =
+  'a document given by URL is downloaded by the agent when it prints, and the sandbox fetches nothing; send its bytes (base64) to see its labels';
+
 /**
  * The language a label printer is sent documents in: ZPL when it takes ZPL (the sandbox's label
  * printer takes both), else EPL; undefined for printers that are no label printer.

@@ -21,6 +21,7 @@ import {
 } from '../sandbox/virtual-printer.js';
 import {
   HTML_LABEL_NO_PREVIEW,
+  URL_LABEL_NO_PREVIEW,
   labelPreviewLanguage,
   renderLabelPreview,
   type LabelPreview,
@@ -188,7 +189,9 @@ export class JobService {
         target.printer,
         options.paper as string | undefined,
       );
-      previewable = print.previewable;
+      // A document given by URL is downloaded by the agent; the sandbox fetches nothing.
+      previewable =
+        print.previewable && !(print.label?.labelLanguage && prepared.encoding === 'url');
       then = print.then;
       options.paper = print.paper;
       if (prepared.type === 'receipt') options.profile = print.profile;
@@ -381,10 +384,14 @@ export class JobService {
   /** NOT_FOUND for a job without a preview, saying why when there is a reason to give. */
   private async noPreview(ctx: JobContext, id: string, what: string): Promise<never> {
     const job = await this.get(ctx, id);
-    const why =
-      job.mode === 'test' && job.type === 'html' && labelPreviewLanguage(job)
-        ? `: ${HTML_LABEL_NO_PREVIEW}`
-        : '';
+    const document = job.mode === 'test' && labelPreviewLanguage(job) && job.type !== 'zpl';
+    const why = !document
+      ? ''
+      : job.encoding === 'url'
+        ? `: ${URL_LABEL_NO_PREVIEW}`
+        : job.type === 'html'
+          ? `: ${HTML_LABEL_NO_PREVIEW}`
+          : '';
     throw new PrintwireError('NOT_FOUND', `job ${id} has no ${what}${why}`);
   }
 
