@@ -21,6 +21,14 @@ export default {
       to: { path: '^(cloud|agent|sdk)/' },
     },
     {
+      name: 'shared-pictures-stay-pure',
+      severity: 'error',
+      comment:
+        'The label renderer, label graphics and the receipt engine are pure code: they never import shared/src/documents/, the one room of shared that loads native code (pdf.js with its canvas, sharp; eslint.config.js refuses those packages elsewhere in shared).',
+      from: { path: '^shared/src/(label|label-graphics|receipt|escpos)/' },
+      to: { path: '^shared/src/documents/' },
+    },
+    {
       name: 'ui-is-the-base',
       severity: 'error',
       comment:

@@ -47,6 +47,26 @@ export default tseslint.config(
     },
   },
   {
+    // shared is pure code but for documents/ (pdf.js and its native canvas, sharp): the cloud
+    // and the agent load those only when a document is drawn (.dependency-cruiser.mjs). Tests
+    // may use sharp to read pictures back.
+    files: ['shared/src/**/*.ts'],
+    ignores: ['shared/src/documents/**', 'shared/src/**/*.test.ts', 'shared/src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['sharp', 'pdfjs-dist', 'pdfjs-dist/*', '@napi-rs/*'],
+              message: 'native code lives in shared/src/documents/ only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -1,12 +1,13 @@
 /**
  * Labels as pictures on the dashboard's job page (Chromium against a real cloud process): a
  * sandbox ZPL job of a ^PQ batch shows every label with a zoom, its ZPL beside them as numbered
- * lines, and the commands the pictures could not draw named under them. axe-core, 375 px, and
- * the page in English, French and Haitian Creole.
+ * lines, and the commands the pictures could not draw named under them; a PDF job for the label
+ * printer shows the labels it prints, one a page. axe-core, 375 px, and the page in English,
+ * French and Haitian Creole.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import {
   DashboardWorld,
@@ -33,11 +34,17 @@ const ZPL = [
   '^XZ',
 ].join('\n');
 
+/** Two pages made by Chromium (the agent's fixture): two labels on a label printer. */
+const TWO_PAGES = readFileSync(
+  new URL('../agent/src/render/fixtures/two-pages.pdf', import.meta.url),
+);
+
 describe('labels as pictures on the job page', () => {
   let world: DashboardWorld;
   let page: Page;
   let orgPath = '';
   let jobId = '';
+  let pdfJobId = '';
   let templateId = '';
   const problems: string[][] = [];
 
@@ -68,6 +75,17 @@ describe('labels as pictures on the job page', () => {
       key.key as string,
     );
     jobId = job.id as string;
+    const pdfJob = await call(
+      '/v1/jobs',
+      {
+        printer: { alias: 'label' },
+        type: 'pdf',
+        encoding: 'base64',
+        data: TWO_PAGES.toString('base64'),
+      },
+      key.key as string,
+    );
+    pdfJobId = pdfJob.id as string;
     const template = await call(`/orgs/${opened.orgId}/templates/from-gallery`, {
       galleryId: 'label-shipping-4x6',
     });
@@ -98,6 +116,25 @@ describe('labels as pictures on the job page', () => {
     assert.equal(await zoom.getAttribute('aria-pressed'), 'true');
     assert.equal(Math.round((await first.boundingBox())!.width), 406, 'real size: one dot a pixel');
     await assertAccessible(page, 'job page with labels');
+  });
+
+  test('a PDF for the label printer shows the labels it prints, one a page', async () => {
+    await page.goto(`${orgPath}/jobs/${pdfJobId}?mode=test`);
+    const first = page.getByRole('img', { name: `Label 1 of job ${pdfJobId}` });
+    await first.waitFor();
+    await page.getByRole('img', { name: `Label 2 of job ${pdfJobId}` }).waitFor();
+    await page.getByText('Labels printed: 2').waitFor();
+    const natural = await first.evaluate(
+      (img) => (img as unknown as { naturalWidth: number }).naturalWidth,
+    );
+    assert.equal(natural, 812, `the label printer's 4 × 6 in at 203 dpi: ${String(natural)}`);
+    assert.equal(await page.getByRole('list', { name: /zpl/i }).count(), 0, 'no code to show');
+    await assertAccessible(page, 'job page with the labels of a PDF');
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.locator('.label-view').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/job-pdf-labels-en-1280.png` });
+    }
   });
 
   test('the template editor shows a ZPL template as its label, the commands beside it', async () => {

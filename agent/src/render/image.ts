@@ -1,15 +1,14 @@
 import sharp from 'sharp';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { PAPER_DOTS } from '@printwire/shared/escpos/index';
+import {
+  firstChannel,
+  IMAGE_LIMITS,
+  isSupportedImage,
+} from '@printwire/shared/documents/image-pages';
 import { grayToBitmap, rasterJob, type GrayImage, type RasterOptions } from './raster.js';
 
-/** Limits of image jobs. */
-export const IMAGE_LIMITS = {
-  /** Largest picture decoded (width × height), so that a small file cannot exhaust memory. */
-  maxInputPixels: 50_000_000,
-  /** Longest printed picture in dots (about 2.5 m at 203 dpi). */
-  maxHeightDots: 20_000,
-} as const;
+export { IMAGE_LIMITS, isSupportedImage };
 
 export interface ThermalImageOptions extends RasterOptions {
   paper: '58mm' | '80mm';
@@ -20,14 +19,6 @@ export interface ThermalImageOptions extends RasterOptions {
   maxInputPixels?: number;
   /** Default `IMAGE_LIMITS.maxHeightDots`. */
   maxHeightDots?: number;
-}
-
-/** The kinds of picture an image job may carry. */
-export function isSupportedImage(bytes: Uint8Array): boolean {
-  const b = bytes;
-  const png = b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
-  const jpeg = b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-  return png || jpeg;
 }
 
 /**
@@ -60,11 +51,7 @@ export async function imageToGray(
       );
     }
     // grayscale() still yields one channel per pixel only after flatten; take the first.
-    const pixels =
-      info.channels === 1
-        ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-        : Uint8Array.from({ length: info.width * info.height }, (_, i) => data[i * info.channels]!);
-    return { width: info.width, height: info.height, pixels };
+    return firstChannel(data, info);
   } catch (error) {
     if (error instanceof PrintwireError) throw error;
     throw new PrintwireError(

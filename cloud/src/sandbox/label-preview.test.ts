@@ -1,8 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
 import { gallery } from '@printwire/shared/gallery/index';
 import { renderLabel } from '@printwire/shared/label/index';
+import { skipWithout } from '@printwire/shared/testing/escpos';
+import {
+  differingBlocks,
+  pdftoppmPage,
+  pngBitmap,
+  zbarRead,
+} from '@printwire/shared/testing/label-graphics';
 import { startHarness, type Harness } from '../testing/harness.js';
 import type { BootstrapResult } from '../services/bootstrap.js';
 
@@ -11,6 +20,14 @@ const inkAt = (png: Buffer, x: number, y: number): boolean => {
   const image = PNG.sync.read(png);
   return image.data[(y * image.width + x) * 4]! < 128;
 };
+
+/** A 4 × 6 in carrier label made by Chromium (the agent's fixture): a Code 128 and a QR code. */
+const SHIPPING = readFileSync(
+  new URL('../../../agent/src/render/fixtures/shipping-label-4x6.pdf', import.meta.url),
+);
+const TWO_PAGES = readFileSync(
+  new URL('../../../agent/src/render/fixtures/two-pages.pdf', import.meta.url),
+);
 
 describe('label previews of sandbox jobs', () => {
   let h: Harness;
@@ -24,15 +41,16 @@ describe('label previews of sandbox jobs', () => {
   });
   after(() => h.close());
 
-  async function job(body: Record<string, unknown>): Promise<string> {
+  async function job(body: Record<string, unknown>, hasPreview = true): Promise<string> {
     const res = await h.call('POST', '/v1/jobs', {
       key: org.testKey,
       body: { printerId: labelPrinterId, ...body },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.equal(res.body.hasPreview, true);
+    assert.equal(res.body.hasPreview, hasPreview);
     return res.body.id as string;
   }
+  const base64 = (bytes: Buffer) => bytes.toString('base64');
   const preview = (id: string, query = '') =>
     h.call('GET', `/v1/jobs/${id}/preview${query}`, { key: org.testKey });
 
@@ -117,5 +135,121 @@ describe('label previews of sandbox jobs', () => {
     );
     const res = await preview(await job({ templateId: template.id, data: shelf.sampleData }));
     assert.deepEqual(size(res.raw), { width: 609, height: 254 });
+  });
+
+  test('options.copies multiply each format’s ^PQ: the count and the last label follow', async () => {
+    const zpl = '^XA^FO50,50^A0N,40,40^SN001,1,Y^FS^PQ3^XZ';
+    const id = await job({ type: 'zpl', encoding: 'utf8', data: zpl, options: { copies: 2 } });
+    const first = await preview(id);
+    assert.equal(first.headers.get('printwire-label-count'), '6');
+    const last = await preview(id, '?label=5');
+    assert.equal(last.status, 200);
+    // The printer gets ^PQ6: the serial number runs on through the copies, 001 to 006.
+    const sent = '^XA^FO50,50^A0N,40,40^SN001,1,Y^FS^PQ6^XZ';
+    assert.ok(last.raw.equals(renderLabel(sent, { language: 'zpl', index: 5 }).png));
+    const past = await preview(id, '?label=6');
+    assert.equal(past.status, 400);
+    assert.equal(past.body.error.details[0].path, 'label');
+    assert.match(past.body.error.message, /label 6 asked for, the content prints 6/);
+  });
+
+  test('EPL copies multiply its P', async () => {
+    const epl = 'N\nq406\nQ203,24\nLO10,10,200,40\nP2\n';
+    const id = await job({ type: 'epl', encoding: 'utf8', data: epl, options: { copies: 3 } });
+    assert.equal((await preview(id)).headers.get('printwire-label-count'), '6');
+    assert.equal((await preview(id, '?label=5')).status, 200);
+    assert.equal((await preview(id, '?label=6')).status, 400);
+  });
+
+  test(
+    'a PDF for the label printer previews as the ^GF it gets: pdftoppm’s page, barcodes that read',
+    { skip: skipWithout('zbarimg') || skipWithout('pdftoppm') },
+    async () => {
+      const id = await job({ type: 'pdf', encoding: 'base64', data: base64(SHIPPING) });
+      const res = await preview(id);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      assert.equal(res.headers.get('printwire-label-count'), '1');
+      assert.equal(res.headers.get('printwire-skipped-commands'), '');
+      // The label printer's default label, 4 × 6 in at 203 dpi, which the page fills.
+      assert.deepEqual(size(res.raw), { width: 812, height: 1218 });
+      const reference = pdftoppmPage(SHIPPING, 203);
+      assert.ok(reference, 'pdftoppm drew the page');
+      assert.deepEqual([reference.width, reference.height], [812, 1218]);
+      const share = differingBlocks(pngBitmap(res.raw), reference);
+      assert.ok(
+        share < 0.005,
+        `${(share * 100).toFixed(2)} % of the preview differs from pdftoppm`,
+      );
+      assert.deepEqual(zbarRead(res.raw), [
+        'CODE-128:1Z999AA10123456784',
+        'QR-Code:https://printwire.example/t/1Z999AA10123456784',
+      ]);
+    },
+  );
+
+  test('each page of a PDF is a label, each printed copies times; past the last is a 400', async () => {
+    const id = await job({
+      type: 'pdf',
+      encoding: 'base64',
+      data: base64(TWO_PAGES),
+      options: { copies: 2 },
+    });
+    const first = await preview(id);
+    assert.equal(first.headers.get('printwire-label-count'), '4');
+    const second = await preview(id, '?label=1');
+    assert.ok(second.raw.equals(first.raw), 'the first page’s second copy');
+    const last = await preview(id, '?label=3');
+    assert.equal(last.status, 200);
+    assert.ok(!last.raw.equals(first.raw), 'the second page');
+    const past = await preview(id, '?label=4');
+    assert.equal(past.status, 400);
+    assert.equal(past.body.error.details[0].path, 'label');
+  });
+
+  test(
+    'a picture for the label printer fills the label; its QR code reads back',
+    { skip: skipWithout('zbarimg') },
+    async () => {
+      const png = await QRCode.toBuffer('SHELF-0042', { margin: 4, scale: 4 });
+      const id = await job({ type: 'image', encoding: 'base64', data: base64(png) });
+      const res = await preview(id);
+      assert.deepEqual(size(res.raw), { width: 812, height: 1218 });
+      assert.deepEqual(zbarRead(res.raw), ['QR-Code:SHELF-0042']);
+    },
+  );
+
+  test('a PDF that is no PDF has no picture: the preview says the job is invalid', async () => {
+    const id = await job({ type: 'pdf', encoding: 'base64', data: base64(Buffer.from('nope')) });
+    const res = await preview(id);
+    assert.equal(res.body.error.code, 'INVALID_JOB');
+    assert.match(res.body.error.message, /PDF cannot be read/);
+  });
+
+  test('HTML for the label printer has no preview, and the 404 says why', async () => {
+    const id = await job({ type: 'html', encoding: 'utf8', data: '<p>Hello</p>' }, false);
+    const res = await preview(id);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error.code, 'NOT_FOUND');
+    assert.match(res.body.error.message, /browser.*send the page as a PDF/);
+  });
+
+  test('a PDF given by URL has no preview: the sandbox fetches nothing, and the 404 says so', async () => {
+    const id = await job(
+      { type: 'pdf', encoding: 'url', data: 'https://example.com/label.pdf' },
+      false,
+    );
+    const res = await preview(id);
+    assert.equal(res.status, 404);
+    assert.match(res.body.error.message, /downloaded by the agent.*send its bytes/);
+  });
+
+  test('a PDF for a receipt printer still has no preview', async () => {
+    const res = await h.call('POST', '/v1/jobs', {
+      key: org.testKey,
+      body: { printer: 'receipt-80', type: 'pdf', encoding: 'base64', data: base64(SHIPPING) },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.hasPreview, false);
   });
 });

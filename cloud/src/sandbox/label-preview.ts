@@ -16,6 +16,43 @@ import type { Printer } from '../storage/types.js';
 /** Job types whose preview is a label. */
 export const LABEL_PREVIEW_TYPES: readonly string[] = ['zpl', 'epl'];
 
+/**
+ * Job types a label printer prints as pictures (contract: "Label printers take documents"):
+ * their preview is the `^GF`/`GW` labels the printer gets, drawn back. HTML has none in the
+ * cloud (see HTML_LABEL_NO_PREVIEW).
+ */
+export const LABEL_DOCUMENT_TYPES: readonly string[] = ['pdf', 'image', 'html'];
+
+/** Why an HTML job for a label printer has no sandbox preview. */
+export const HTML_LABEL_NO_PREVIEW =
+  'an HTML job on a label printer is laid out by the agent’s browser, which the cloud’s sandbox does not run; send the page as a PDF to see its labels';
+
+/** Why a document given by URL for a label printer has no sandbox preview. */
+export const URL_LABEL_NO_PREVIEW =
+  'a document given by URL is downloaded by the agent when it prints, and the sandbox fetches nothing; send its bytes (base64) to see its labels';
+
+/**
+ * The language a label printer is sent documents in: ZPL when it takes ZPL (the sandbox's label
+ * printer takes both), else EPL; undefined for printers that are no label printer.
+ */
+export function labelLanguageOf(printer: Printer | undefined): 'zpl' | 'epl' | undefined {
+  if (!printer || printer.kind !== 'label') return undefined;
+  if (printer.capabilities.includes('zpl')) return 'zpl';
+  return printer.capabilities.includes('epl') ? 'epl' : undefined;
+}
+
+/** The language a job's preview is a label in (ZPL, EPL, or a document for a label printer). */
+export function labelPreviewLanguage(job: {
+  type: string;
+  options: Record<string, unknown>;
+}): LabelLanguage | undefined {
+  if (job.type === 'zpl' || job.type === 'epl') return job.type;
+  const language = job.options.labelLanguage;
+  return LABEL_DOCUMENT_TYPES.includes(job.type) && (language === 'zpl' || language === 'epl')
+    ? language
+    : undefined;
+}
+
 /** What a label preview needs besides the content: the label's size and the printer's dpi. */
 export interface LabelPaperOptions {
   /** `4x6in`, `100x150mm`: used for the sides the content does not give itself. */

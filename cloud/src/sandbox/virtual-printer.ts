@@ -3,14 +3,28 @@
  * with PAPER_OUT on the paper-out printer); `printedBytes` computes what the printer received:
  * receipts through the shared receipt encoder, text in the printer's default code table, ESC/POS
  * and raw bytes as given. The preview is drawn from exactly these bytes by the shared virtual
- * printer (renderEscposToPng). The bytes are computed when the preview is first asked for, not
- * at creation: they follow from the stored content, and encoding on the request path would cut
- * the API's throughput for a preview most jobs never need.
+ * printer (renderEscposToPng). ZPL and EPL get `copies` in their own language, as the agent
+ * sends them; pdf and image jobs for a label printer become the `^GF` (ZPL) or `GW` (EPL) labels
+ * the agent would send (@printwire/shared/documents). The bytes are computed when the preview is
+ * first asked for, not at creation: they follow from the stored content, and encoding on the
+ * request path would cut the API's throughput for a preview most jobs never need.
  */
 import { encodeText, type CodepageName } from '@printwire/shared/codepage/index';
+import { eplWithCopies, zplWithCopies } from '@printwire/shared/label-graphics/copies';
+import {
+  DEFAULT_LABEL_DPI,
+  DEFAULT_LABEL_SIZE,
+  isLabelDpi,
+} from '@printwire/shared/label-graphics/label-size';
 import { encodeReceipt, type ReceiptDocument } from '@printwire/shared/receipt/index';
 import type { JobState, Printer } from '../storage/types.js';
-import { LABEL_PREVIEW_TYPES, labelPaperOf, type LabelPaperOptions } from './label-preview.js';
+import {
+  LABEL_DOCUMENT_TYPES,
+  LABEL_PREVIEW_TYPES,
+  labelLanguageOf,
+  labelPaperOf,
+  type LabelPaperOptions,
+} from './label-preview.js';
 
 /** Job types the virtual printer draws a preview of (ZPL and EPL as labels). */
 export const PREVIEW_TYPES: readonly string[] = [
@@ -38,6 +52,8 @@ export interface VirtualJob {
     /** ZPL and EPL: the label size and dpi of the preview (see label-preview.ts). */
     labelSize?: string | undefined;
     dpi?: number | undefined;
+    /** pdf, image and html jobs for a label printer: the printer's language. */
+    labelLanguage?: 'zpl' | 'epl' | undefined;
   };
 }
 
@@ -50,8 +66,8 @@ export interface VirtualPrint {
   profile: string;
   /** Transitions after queued. */
   then: Array<{ state: JobState; errorCode?: string; errorMessage?: string }>;
-  /** ZPL and EPL jobs: the label size and dpi their preview is drawn at. */
-  label?: LabelPaperOptions;
+  /** ZPL and EPL jobs, and documents for a label printer: what their preview is drawn at. */
+  label?: LabelPaperOptions & { labelLanguage?: 'zpl' | 'epl' };
 }
 
 export function paperOf(printer: Printer | undefined, requested?: string): '58mm' | '80mm' {
@@ -86,13 +102,20 @@ export function printVirtually(
       ],
     };
   }
-  return {
+  const printed: VirtualPrint = {
     previewable: PREVIEW_TYPES.includes(type),
     paper,
     profile,
     then: [{ state: 'sending' }, { state: 'printed' }],
     ...(LABEL_PREVIEW_TYPES.includes(type) ? { label: labelPaperOf(printer, requestedPaper) } : {}),
   };
+  const labelLanguage = labelLanguageOf(printer);
+  if (labelLanguage && LABEL_DOCUMENT_TYPES.includes(type)) {
+    // HTML is laid out by the agent's browser; the cloud runs none, so it has no preview.
+    printed.previewable = type !== 'html';
+    printed.label = { ...labelPaperOf(printer, requestedPaper), labelLanguage };
+  }
+  return printed;
 }
 
 const asBuffer = (bytes: Uint8Array): Buffer =>
@@ -118,9 +141,11 @@ export function printedBytes(job: VirtualJob): Buffer | null {
     }
     case 'escpos':
     case 'raw':
-    case 'zpl':
-    case 'epl':
       return job.content;
+    case 'zpl':
+      return asBuffer(zplWithCopies(job.content, o.copies ?? 1));
+    case 'epl':
+      return asBuffer(eplWithCopies(job.content, o.copies ?? 1));
     case 'text':
       if (job.encoding === 'base64') return job.content;
       // A printer starts in code table 0 (CP437); text is encoded for it, characters it lacks
@@ -129,4 +154,55 @@ export function printedBytes(job: VirtualJob): Buffer | null {
     default:
       return null;
   }
+}
+
+/**
+ * What a label printer receives for a pdf or image job (`labelLanguage` set at creation): each
+ * page drawn on the label at the printer's dpi as `^GF` or `GW`, `copies` of each. Null for other
+ * jobs. pdf.js and sharp load with the first such preview. Throws INVALID_JOB for a document that
+ * cannot be read, as the agent fails the job.
+ */
+export async function printedLabelDocument(
+  job: VirtualJob,
+  cacheKey?: string,
+): Promise<Buffer | null> {
+  const o = job.options;
+  if (!o.labelLanguage || (job.type !== 'pdf' && job.type !== 'image')) return null;
+  if (cacheKey === undefined) return drawLabelDocument(job);
+  let drawn = documentLabels.get(cacheKey);
+  if (!drawn) {
+    drawn = drawLabelDocument(job);
+    if (documentLabels.size >= DOCUMENT_LABELS_KEPT) {
+      documentLabels.delete(documentLabels.keys().next().value!);
+    }
+    documentLabels.set(cacheKey, drawn);
+    drawn.then(
+      (bytes) => bytes.length > DOCUMENT_LABELS_MAX_BYTES && documentLabels.delete(cacheKey),
+      () => documentLabels.delete(cacheKey),
+    );
+  }
+  return drawn;
+}
+
+/**
+ * The labels of the last few documents drawn, by job: the dashboard asks for each label of a
+ * job in turn (`?label=N`), and a job's content never changes. A failed drawing is not kept, nor
+ * one over DOCUMENT_LABELS_MAX_BYTES (a long PDF), so that the cache stays small.
+ */
+const documentLabels = new Map<string, Promise<Buffer>>();
+const DOCUMENT_LABELS_KEPT = 16;
+const DOCUMENT_LABELS_MAX_BYTES = 2_000_000;
+
+async function drawLabelDocument(job: VirtualJob): Promise<Buffer> {
+  const o = job.options;
+  const { renderDocumentForLabel } = await import('@printwire/shared/documents/label-documents');
+  const paper = {
+    language: o.labelLanguage ?? 'zpl',
+    size: o.labelSize ?? DEFAULT_LABEL_SIZE,
+    dpi: o.dpi !== undefined && isLabelDpi(o.dpi) ? o.dpi : DEFAULT_LABEL_DPI,
+  };
+  const kind = job.type === 'image' ? 'image' : 'pdf';
+  return asBuffer(
+    await renderDocumentForLabel(kind, job.content, paper, { copies: o.copies ?? 1 }),
+  );
 }

@@ -13,9 +13,16 @@ import type { CloudConfig } from '../config.js';
 import { invalid } from '../resources/field-issues.js';
 import { presentJob } from '../resources/present.js';
 import type { Clock } from '../lib/clock.js';
-import { printedBytes, printVirtually, type VirtualJob } from '../sandbox/virtual-printer.js';
 import {
-  LABEL_PREVIEW_TYPES,
+  printedBytes,
+  printedLabelDocument,
+  printVirtually,
+  type VirtualJob,
+} from '../sandbox/virtual-printer.js';
+import {
+  HTML_LABEL_NO_PREVIEW,
+  URL_LABEL_NO_PREVIEW,
+  labelPreviewLanguage,
   renderLabelPreview,
   type LabelPreview,
 } from '../sandbox/label-preview.js';
@@ -186,7 +193,10 @@ export class JobService {
         options.paper as string | undefined,
       );
       // A printer that connects by itself: the preview is drawn from what it receives.
-      previewable = print.previewable || isCloudPrinter(target.printer);
+      // A document given by URL is downloaded by the agent; the sandbox fetches nothing.
+      previewable =
+        isCloudPrinter(target.printer) ||
+        (print.previewable && !(print.label?.labelLanguage && prepared.encoding === 'url'));
       then = print.then;
       options.paper = print.paper;
       if (prepared.type === 'receipt') options.profile = print.profile;
@@ -365,13 +375,29 @@ export class JobService {
     if (job.mode !== 'test' || !job.hasPreview) return undefined;
     const stored = await this.deps.store.jobs.getContent(ctx.organization.id, ctx.mode, id);
     if (!stored) return undefined;
-    const bytes = printedBytes({
+    const virtual: VirtualJob = {
       type: job.type,
       encoding: job.encoding,
       content: stored.content,
       options: job.options as VirtualJob['options'],
-    });
+    };
+    const drawn = await printedLabelDocument(virtual, `${ctx.organization.id}/${job.id}`);
+    const bytes = drawn ?? printedBytes(virtual);
     return bytes ? { job, bytes, preview: stored.preview } : undefined;
+  }
+
+  /** NOT_FOUND for a job without a preview, saying why when there is a reason to give. */
+  private async noPreview(ctx: JobContext, id: string, what: string): Promise<never> {
+    const job = await this.get(ctx, id);
+    const document = job.mode === 'test' && labelPreviewLanguage(job) && job.type !== 'zpl';
+    const why = !document
+      ? ''
+      : job.encoding === 'url'
+        ? `: ${URL_LABEL_NO_PREVIEW}`
+        : job.type === 'html'
+          ? `: ${HTML_LABEL_NO_PREVIEW}`
+          : '';
+    throw new PrintwireError('NOT_FOUND', `job ${id} has no ${what}${why}`);
   }
 
   /**
@@ -394,9 +420,9 @@ export class JobService {
     const cloud = await this.cloudPreview(ctx, id);
     if (cloud) return cloud;
     const printed = await this.printedBytes(ctx, id);
-    if (!printed) throw new PrintwireError('NOT_FOUND', `job ${id} has no preview`);
+    if (!printed) return this.noPreview(ctx, id, 'preview');
     if (printed.preview) return printed.preview;
-    if (LABEL_PREVIEW_TYPES.includes(printed.job.type)) {
+    if (labelPreviewLanguage(printed.job)) {
       return (await this.labelPreview(ctx, id, 0)).png;
     }
     const paper = printed.job.options.paper === '58mm' ? '58mm' : '80mm';
@@ -430,19 +456,19 @@ export class JobService {
   }
 
   /**
-   * Label `index` (from 0) of a ZPL or EPL sandbox job, with how many labels it prints and the
-   * commands not drawn; label 0 is kept like a receipt's preview. NOT_FOUND as `preview`;
-   * VALIDATION_FAILED naming `label` past the last label.
+   * Label `index` (from 0) of a ZPL or EPL sandbox job, or of a pdf or image job for a label
+   * printer, drawn from the bytes the printer gets (copies applied, documents as `^GF`/`GW`),
+   * with how many labels that is and the commands not drawn; label 0 is kept like a receipt's
+   * preview. NOT_FOUND as `preview`; VALIDATION_FAILED naming `label` past the last label.
    */
   async labelPreview(ctx: JobContext, id: string, index: number): Promise<LabelPreview> {
     const printed = await this.printedBytes(ctx, id);
-    if (!printed || !LABEL_PREVIEW_TYPES.includes(printed.job.type)) {
-      throw new PrintwireError('NOT_FOUND', `job ${id} has no label preview`);
-    }
+    const language = printed && labelPreviewLanguage(printed.job);
+    if (!printed || !language) return this.noPreview(ctx, id, 'label preview');
     const o = printed.job.options as VirtualJob['options'];
     const drawn = renderLabelPreview(
       printed.bytes,
-      printed.job.type as 'zpl' | 'epl',
+      language,
       { labelSize: o.labelSize, dpi: o.dpi },
       index,
     );

@@ -5,3 +5,4 @@ export * from './picture.js';
 export * from './zpl-graphic.js';
 export * from './epl-graphic.js';
 export * from './label-job.js';
+export * from './copies.js';

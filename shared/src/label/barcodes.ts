@@ -148,6 +148,40 @@ export function drawMatrixSymbol(
 }
 
 /**
+ * A stacked symbol (Code 49, CODABLOCK F): bwip-js gives one line of modules a row, with a
+ * separator line above, between and below the rows. Rows are drawn `rowDots` tall, separators
+ * one module, every module `module` dots wide. Returns the bitmap and its row count.
+ */
+export function drawStacked(
+  bcid: string,
+  text: string,
+  bwipOptions: Record<string, unknown>,
+  module: number,
+  rowDots: number,
+): { bitmap: Bitmap; rows: number } {
+  const symbol = raw(bcid, text, bwipOptions)[0] as RawMatrix;
+  let lines = symbol.pixy;
+  const dark = (y: number) => {
+    for (let x = 0; x < symbol.pixx; x++) if (symbol.pixs[y * symbol.pixx + x]) return true;
+    return false;
+  };
+  while (lines > 0 && !dark(lines - 1)) lines--;
+  const rows = Math.max(0, (lines - 1) >> 1);
+  module = Math.max(1, Math.round(module));
+  rowDots = Math.max(1, Math.round(rowDots));
+  const bitmap = new Bitmap(symbol.pixx * module, rows * rowDots + (rows + 1) * module);
+  let top = 0;
+  for (let y = 0; y < lines; y++) {
+    const h = y % 2 === 0 ? module : rowDots;
+    for (let x = 0; x < symbol.pixx; x++) {
+      if (symbol.pixs[y * symbol.pixx + x]) bitmap.fill(x * module, top, module, h);
+    }
+    top += h;
+  }
+  return { bitmap, rows };
+}
+
+/**
  * MaxiCode: 33 rows of 30 hexagons around a bullseye, one inch square whatever the resolution
  * (as the printer draws it): bwip-js gives the indexes of the dark hexagons.
  */

@@ -77,6 +77,10 @@ const EXPECTED: Record<string, Expected> = {
     labels: 4,
     size: [812, 1218],
     barcodes: [
+      // CODABLOCK F (^BB) is stacked Code 128 rows: zbar reads two of them, each after its row
+      // indicator (the first row holds "CODABLOCK ", the second "1234" and the check characters).
+      'CODE-128:4312346953',
+      'CODE-128:`CODABLOCK ',
       'CODE-39:PW39',
       'CODE-93:CODE93',
       'Codabar:A4455B',
@@ -84,7 +88,7 @@ const EXPECTED: Record<string, Expected> = {
       'I2/5:00123456',
       'QR-Code:PRINTWIRE 1',
     ],
-    words: ['RECALLED FORMAT', 'BASELINE'],
+    words: ['RECALLED FORMAT', 'BASELINE', 'STACKED CODES BELOW', 'PW 49 TEST'],
   },
   'fonts.zpl': {
     labels: 1,
@@ -114,7 +118,7 @@ const EXPECTED: Record<string, Expected> = {
 };
 
 const ZPL_PROMISED =
-  '^XA ^XZ ^FO ^FT ^FD ^FS ^FH ^FV ^FN ^FW ^FR ^FB ^FX ^A ^A@ ^CF ^CI ^GB ^GC ^GD ^GE ^GF ^GS ~DG ^XG ^IL ^PW ^LL ^LH ^LS ^LT ^LR ^PO ^PQ ^SN ^BY ^BC ^BE ^B8 ^BU ^B9 ^B3 ^BA ^B2 ^BK ^BQ ^BX ^B7 ^BO ^BD ^BR ^BF ^DF ^XF ^MU'.split(
+  '^XA ^XZ ^FO ^FT ^FD ^FS ^FH ^FV ^FN ^FW ^FR ^FB ^FX ^A ^A@ ^CF ^CI ^GB ^GC ^GD ^GE ^GF ^GS ~DG ^XG ^IL ^PW ^LL ^LH ^LS ^LT ^LR ^PO ^PQ ^SN ^BY ^BC ^BE ^B8 ^BU ^B9 ^B3 ^BA ^B2 ^BK ^BQ ^BX ^B7 ^BO ^BD ^BR ^BF ^DF ^XF ^MU ^B4 ^BB'.split(
     ' ',
   );
 const EPL_PROMISED = 'N q Q A B b LO LE LW X GW P I'.split(' ');

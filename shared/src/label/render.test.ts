@@ -399,6 +399,102 @@ describe("Zebra's other barcodes", () => {
   );
 });
 
+describe('stacked symbols: Code 49 (^B4) and CODABLOCK (^BB)', () => {
+  /** The y of each row that is dark across `x0`..`x1` (the separator bars of a stacked symbol). */
+  const darkRows = (png: Buffer, x0: number, x1: number) => {
+    const d = readPng(png);
+    const rows: number[] = [];
+    for (let y = 0; y < d.height; y++) if (inkIn(d, x0, y, x1 - x0, 1) === x1 - x0) rows.push(y);
+    return rows;
+  };
+
+  it('^B4 rows are h × module dots between one-module separator bars; B puts the text below', () => {
+    const r = renderLabel('^XA^BY2^FO20,20^B4N,10,B^FDCODE 49 TEST^FS^XZ');
+    assert.deepEqual([r.skipped, r.warnings], [[], []]);
+    const box = inkBox(readPng(r.png))!;
+    // Separator bars are solid across the symbol: 2 dots each, 20-dot rows between them.
+    const bars = darkRows(r.png, box.x + 30, box.x + box.w - 4);
+    assert.deepEqual(bars, [20, 21, 42, 43, 64, 65, 86, 87]);
+    // The interpretation line (B, below) ends the field under the last bar.
+    assert.ok(inkIn(readPng(r.png), box.x, 90, box.w, box.y + box.h - 90) > 50);
+    const none = renderLabel('^XA^BY2^FO20,20^B4N,10,N^FDCODE 49 TEST^FS^XZ');
+    assert.equal(inkBox(readPng(none.png))!.h, 68, '3 rows of 20 and 4 bars of 2');
+  });
+
+  it('^B4 writes Code 49’s shifted characters as ZPL does: >a is a lower-case letter', () => {
+    const lower = renderLabel('^XA^BY2^FO20,20^B4N,10,N^FD>A>B>C^FS^XZ');
+    const upper = renderLabel('^XA^BY2^FO20,20^B4N,10,N^FDABC^FS^XZ');
+    assert.deepEqual([lower.skipped, lower.warnings], [[], []]);
+    assert.ok(!lower.png.equals(upper.png), 'abc is not ABC');
+    const odd = renderLabel('^XA^BY2^FO20,20^B4N,10,N^FDA>1^FS^XZ');
+    assert.match(
+      odd.warnings.join(),
+      /\^B4 not drawn: code49: >1 is a shifted character not drawn/,
+    );
+  });
+
+  it(
+    '^BB draws CODABLOCK F: rows of h × module dots, each a Code 128 row zbar reads',
+    { skip: skipWithout('zbarimg') },
+    () => {
+      const r = renderLabel('^XA^BY2^FO20,20^BBN,10,Y,10,,F^FDCODABLOCK 1234^FS^XZ');
+      assert.deepEqual([r.skipped, r.warnings], [[], []]);
+      const box = inkBox(readPng(r.png))!;
+      // Two rows of 20 dots between three separator bars of 2: 46 dots.
+      assert.equal(box.h, 46);
+      // CODABLOCK F rows are Code 128 rows that start with a row indicator: zbar reads the
+      // first row's data after it.
+      const read = zbarTyped(r.png);
+      assert.ok(
+        read.some((t) => /^CODE-128:.CODABLOCK $/.test(t)),
+        read.join(' | '),
+      );
+    },
+  );
+
+  it('^BB without a row height shares ^BY’s height between its rows; mode A is not drawn, and says so', () => {
+    const r = renderLabel('^XA^BY2,3,100^FO20,20^BBN,,Y,10,,F^FDCODABLOCK 1234^FS^XZ');
+    const h = inkBox(readPng(r.png))!.h;
+    assert.ok(h <= 100 && h >= 90, `${h} dots for a height of 100`);
+    const a = renderLabel('^XA^BY2^FO20,20^BBN,8,Y,8,,A^FDABC^FS^XZ');
+    assert.deepEqual(a.warnings, ['^BB not drawn: CODABLOCK A (^BB mode A) is not drawn']);
+    assert.equal(inkBox(readPng(a.png)), undefined);
+  });
+});
+
+describe('^FB justification', () => {
+  const text =
+    'Keep frozen below minus eighteen degrees and use within three months of packing\\&Made in Haiti';
+  const block = (j: string) =>
+    readPng(renderLabel(`^XA^PW600^LL200^FO20,20^A0N,28,28^FB560,4,0,${j}^FD${text}^FS^XZ`).png);
+  /** The first and last inked column of the dots between rows y and y + h. */
+  const span = (d: ReturnType<typeof readPng>, y: number, h: number) => {
+    let left = -1;
+    let right = -1;
+    for (let x = 0; x < d.width; x++) {
+      if (inkIn(d, x, y, 1, h) === 0) continue;
+      if (left < 0) left = x;
+      right = x;
+    }
+    return [left, right];
+  };
+
+  it('J stretches every line but a paragraph’s last from the left edge (as L) to the right (as R)', () => {
+    const [l, j, r] = [block('L'), block('J'), block('R')];
+    const line = 28; // font 0 at 28 dots: one line a cell
+    for (const n of [0, 1]) {
+      const y = 20 + n * line;
+      assert.deepEqual(span(j, y, line), [span(l, y, line)[0], span(r, y, line)[1]], `line ${n}`);
+    }
+    // The paragraph's last line ("of packing") and the line after the break stay left-justified.
+    for (const n of [2, 3]) {
+      const y = 20 + n * line;
+      assert.equal(inkIn(j, 0, y, 600, line), inkIn(l, 0, y, 600, line), `line ${n}`);
+      assert.deepEqual(span(j, y, line), span(l, y, line), `line ${n}`);
+    }
+  });
+});
+
 describe('^TB and ^CC', () => {
   it('^TB wraps text in a box and keeps the lines its height holds', () => {
     const text = 'ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN';

@@ -66,21 +66,47 @@ export interface FieldBlock {
   height?: number;
 }
 
+/** A line of a field block, and whether it ends its paragraph (the block's text or a `\&`). */
+export interface BlockLine {
+  text: string;
+  ends: boolean;
+}
+
 /** Breaks text into lines no wider than the block (at spaces; `\&` forces a break). */
-export function wrapLines(text: string, font: FontRequest, width: number): string[] {
-  const lines: string[] = [];
+export function wrapLines(text: string, font: FontRequest, width: number): BlockLine[] {
+  const lines: BlockLine[] = [];
   for (const paragraph of text.split('\\&')) {
     let line = '';
     for (const word of paragraph.split(' ')) {
       const candidate = line === '' ? word : `${line} ${word}`;
       if (line !== '' && measureText(candidate, font) > width) {
-        lines.push(line);
+        lines.push({ text: line, ends: false });
         line = word;
       } else line = candidate;
     }
-    lines.push(line);
+    lines.push({ text: line, ends: true });
   }
   return lines;
+}
+
+/**
+ * A line justified to `width` (^FB's J): the words keep their widths and the room left is shared
+ * between the spaces, so the first word starts at the left edge and the last ends at the right.
+ */
+function justifiedLine(text: string, font: FontRequest, width: number): TextBitmap {
+  const words = text.split(' ').filter((w) => w !== '');
+  const drawn = words.map((w) => drawText(w, font));
+  const used = drawn.reduce((sum, d) => sum + d.bitmap.width, 0);
+  const gap = (width - used) / (words.length - 1);
+  const height = Math.max(...drawn.map((d) => d.bitmap.height));
+  const bitmap = new Bitmap(Math.max(1, width), height);
+  let x = 0;
+  drawn.forEach((d, i) => {
+    const left = i === drawn.length - 1 ? width - d.bitmap.width : Math.round(x);
+    bitmap.draw(d.bitmap, left, 0);
+    x += d.bitmap.width + gap;
+  });
+  return { bitmap, baseline: drawn[0]!.baseline };
 }
 
 /**
@@ -100,8 +126,13 @@ export function drawBlock(text: string, font: FontRequest, block: FieldBlock): T
   const bitmap = new Bitmap(Math.max(1, block.width), pitch * lines.length - block.spacing);
   let baseline = 0;
   lines.forEach((line, i) => {
-    const drawn = drawText(line, font);
     const indent = i > 0 ? block.indent : 0;
+    // J: every line but a paragraph's last is stretched to the block's width.
+    const justify =
+      block.justify === 'J' && !line.ends && line.text.trim().includes(' ')
+        ? justifiedLine(line.text, font, block.width - indent)
+        : undefined;
+    const drawn = justify ?? drawText(line.text, font);
     const room = block.width - indent - drawn.bitmap.width;
     const x = block.justify === 'C' ? Math.floor(room / 2) : block.justify === 'R' ? room : 0;
     bitmap.draw(drawn.bitmap, indent + x, i * pitch);

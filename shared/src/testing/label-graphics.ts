@@ -97,6 +97,19 @@ export function pngGray(bytes: Buffer): GrayImage {
   return { width: png.width, height: png.height, pixels };
 }
 
+/** A black-and-white PNG (a label preview) as a bitmap: dots darker than mid-grey are black. */
+export function pngBitmap(bytes: Buffer): Bitmap {
+  const gray = pngGray(bytes);
+  const rowBytes = Math.ceil(gray.width / 8);
+  const data = new Uint8Array(rowBytes * gray.height);
+  for (let y = 0; y < gray.height; y++) {
+    for (let x = 0; x < gray.width; x++) {
+      if (gray.pixels[y * gray.width + x]! < 128) data[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
+  }
+  return { width: gray.width, height: gray.height, rowBytes, data };
+}
+
 /**
  * The share of dots (0 to 1) on which `bitmap` and `reference` (grey, black below mid-grey)
  * disagree, over the reference's size.

@@ -3,7 +3,7 @@ import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { JobContext, JobService } from '../../services/jobs.js';
-import { LABEL_PREVIEW_TYPES } from '../../sandbox/label-preview.js';
+import { labelPreviewLanguage } from '../../sandbox/label-preview.js';
 import { auth } from '../context.js';
 import { fieldIssues, invalid } from '../../resources/field-issues.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
@@ -28,7 +28,7 @@ const error = (description: string) => ({ description, schema: errorBodySchema }
 
 /** What a job preview is, for both APIs' documentation. */
 export const PREVIEW_DESCRIPTION =
-  'Sandbox (test) jobs of type receipt, escpos, raw and text (the paper, as the virtual printer prints it), and zpl and epl, direct or from a template (one label, PNG at the printer’s dpi, default 203: sized by the label’s own ^PW/^LL or EPL q/Q, else the printer’s or the template’s label size, else 4 × 6 in). `label=N` picks the N-th label from 0 (each ^XA…^XZ, and each copy ^PQ asks for, is one); the response says how many there are in `Printwire-Label-Count` and names the commands the picture could not draw in `Printwire-Skipped-Commands` (comma-separated, empty when none). Deleted with the job content.';
+  'Sandbox (test) jobs of type receipt, escpos, raw and text (the paper, as the virtual printer prints it), and zpl and epl, direct or from a template (one label, PNG at the printer’s dpi, default 203: sized by the label’s own ^PW/^LL or EPL q/Q, else the printer’s or the template’s label size, else 4 × 6 in), and pdf and image jobs for the label printer (the ^GF labels it gets, drawn back: one a page on its label size; html for a label printer has none, the 404 says why). `label=N` picks the N-th label from 0 (each ^XA…^XZ, each copy ^PQ asks for, and each of options.copies is one); the response says how many there are in `Printwire-Label-Count` and names the commands the picture could not draw in `Printwire-Skipped-Commands` (comma-separated, empty when none). Deleted with the job content.';
 
 export const previewQuerySchema = z.object({
   label: z.coerce
@@ -54,7 +54,7 @@ export async function sendJobPreview(
   const { label } = parseWith(previewQuerySchema, query);
   const job = await jobs.get(ctx, id);
   let png: Buffer;
-  if (LABEL_PREVIEW_TYPES.includes(job.type)) {
+  if (labelPreviewLanguage(job)) {
     const drawn = await jobs.labelPreview(ctx, id, label ?? 0);
     res.setHeader('Printwire-Label-Count', String(drawn.labelCount));
     res.setHeader('Printwire-Skipped-Commands', drawn.skipped.join(','));

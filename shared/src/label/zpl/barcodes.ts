@@ -1,9 +1,17 @@
 /**
- * ZPL's barcode commands (^BC ^BE ^B8 ^BU ^B9 ^B3 ^BA ^B2 ^BK ^BQ ^BX ^B7 ^BO ^BD ^BR ^BF): their
- * parameters and field data turned into bwip-js's symbology and options, drawn upright.
+ * ZPL's barcode commands (^BC ^BE ^B8 ^BU ^B9 ^B3 ^BA ^B2 ^BK ^BQ ^BX ^B7 ^BO ^BD ^BR ^BF ^B4
+ * ^BB …): their parameters and field data turned into bwip-js's symbology and options, drawn
+ * upright.
  */
 import type { Bitmap } from '../bitmap.js';
-import { drawLinear, drawMatrixSymbol, drawMaxicode, drawQr } from '../barcodes.js';
+import {
+  BarcodeDataError,
+  drawLinear,
+  drawMatrixSymbol,
+  drawMaxicode,
+  drawQr,
+  drawStacked,
+} from '../barcodes.js';
 import { gs1CheckDigit, upcaToUpce, withInterpretation } from '../interpretation.js';
 
 export interface BarcodeDefaults {
@@ -48,6 +56,8 @@ export const ZPL_BARCODES = new Set([
   'B5',
   'BL',
   'BS',
+  'B4',
+  'BB',
 ]);
 
 const yes = (v: string | undefined, fallback: boolean) =>
@@ -88,6 +98,29 @@ function code128Text(data: string): { text: string; fnc1: boolean; readable: str
     readable += c;
   }
   return { text, fnc1: fnc1 || text.includes('^094'), readable };
+}
+
+/**
+ * ^B4 field data in ASCII: ZPL writes Code 49's shifted characters as `<` (Shift 1) or `>`
+ * (Shift 2) before a character of its set (ZPL II Programming Guide, ^B4's table): Shift 2 and a
+ * letter is the lower-case letter, Shift 1 and a letter the control character SOH … SUB. Other
+ * shifted characters are refused (not drawn, with a warning) rather than guessed.
+ */
+export function code49Text(data: string): string {
+  let out = '';
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    if (c !== '<' && c !== '>') {
+      out += c;
+      continue;
+    }
+    const next = data[++i];
+    if (next === undefined || !/[A-Z]/.test(next)) {
+      throw new BarcodeDataError(`code49: ${c}${next ?? ''} is a shifted character not drawn`);
+    }
+    out += c === '>' ? next.toLowerCase() : String.fromCharCode(next.charCodeAt(0) - 64);
+  }
+  return out;
 }
 
 /** Draws one barcode field upright (orientation is applied by the caller). */
@@ -185,6 +218,42 @@ export function drawZplBarcode(
       const byteMode = manual && /^B\d{4}/.test(text);
       if (manual) text = text.replace(/^(B\d{4}|[NAK])/, '');
       const bitmap = drawQr(text, ecc, mag, byteMode);
+      return { bitmap, barsBottom: bitmap.height };
+    }
+    case 'B4': {
+      // ^B4o,h,f,m: rows h × module dots tall (h defaults to ^BY's height), interpretation line
+      // N (none), A (above) or B (below); m, the starting mode, is bwip-js's own choice.
+      const text = code49Text(data);
+      const rowDots = Math.max(1, num(p[1], d.height)) * d.module;
+      const { bitmap } = drawStacked('code49', text, {}, d.module, rowDots);
+      const line = (p[2] || 'N').toUpperCase();
+      if (line !== 'A' && line !== 'B') return { bitmap, barsBottom: bitmap.height };
+      return withInterpretation(bitmap, text, d.module, line === 'A');
+    }
+    case 'BB': {
+      // ^BBo,h,s,c,r,m: CODABLOCK F (default) or E (F with FNC1 first); A, on Code 39, is not in
+      // bwip-js. Rows h × module dots tall, else the rows share ^BY's height; c characters a row,
+      // r rows; s (check characters) is always on in bwip-js. Rows are at least 8 modules tall
+      // (the symbology's rule, which bwip-js keeps).
+      const mode = (p[5] || 'F').toUpperCase();
+      if (mode === 'A') throw new BarcodeDataError('CODABLOCK A (^BB mode A) is not drawn');
+      const text = (mode === 'E' ? '^FNC1' : '') + escapeForParse(data);
+      const options: Record<string, unknown> = { parse: true, parsefnc: mode === 'E' };
+      if (num(p[3], 0) > 0) options.columns = num(p[3], 0);
+      if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
+      const given = num(p[1], 0);
+      let rowDots = given * d.module;
+      if (given <= 0) {
+        const { rows } = drawStacked('codablockf', text, options, 1, 1);
+        rowDots = Math.floor((d.height - (rows + 1) * d.module) / Math.max(1, rows));
+      }
+      const { bitmap } = drawStacked(
+        'codablockf',
+        text,
+        options,
+        d.module,
+        Math.max(8 * d.module, rowDots),
+      );
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'BX': {

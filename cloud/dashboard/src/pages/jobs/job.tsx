@@ -68,7 +68,10 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
   const printers = usePrinters(orgId, mode);
   const printer = printers.data?.data.find((p) => p.id === job.printerId);
   const content = useJobContent(orgId, mode, job);
-  const isLabel = job.type === 'zpl' || job.type === 'epl';
+  const isLabelCode = job.type === 'zpl' || job.type === 'epl';
+  // A PDF or picture for a label printer previews as the labels the printer gets.
+  const isLabel =
+    isLabelCode || (printer?.kind === 'label' && (job.type === 'pdf' || job.type === 'image'));
   const preview = useJobPreview(orgId, mode, isLabel ? undefined : job);
   const labels = useJobLabels(orgId, mode, isLabel ? job : undefined);
   const metadata = Object.entries(job.metadata);
@@ -174,7 +177,7 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
               skipped={labels.data.skipped}
               alt={(n) => t('jobs.labels.alt', { n, id: job.id })}
               code={
-                content.data ? (
+                content.data && isLabelCode ? (
                   <>
                     <h3>{t('jobs.labels.code')}</h3>
                     <ContentView type={job.type} content={content.data} />
