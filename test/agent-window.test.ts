@@ -14,7 +14,7 @@ import { Agent, createLogger, WindowPrompts } from '@printwire/agent';
 import { FakePrinter } from './fake-printer.js';
 import { CloudProcess, freePort, tempDir, type Bootstrap } from './e2e-support.js';
 import { DESKTOP, PHONE, scrollsSideways, seriousViolations } from './dashboard-support.js';
-import { launchChromium } from './local-page.js';
+import { launchChromium } from './browsers.js';
 
 const SHOTS = process.env.WINDOW_SCREENSHOTS;
 

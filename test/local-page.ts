@@ -2,13 +2,12 @@
  * Local mode end to end: a web page served from its own origin on 127.0.0.1 (the SDK's browser
  * bundle, an integrator's `/sign` endpoint with @printwire/sdk/server, a `/cloud-print` endpoint
  * standing for the integrator's backend), a real agent process with its local server, and
- * Chromium driven by playwright-core.
+ * a browser (test/browsers.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { chromium, type Browser } from 'playwright-core';
 import { buildBrowserBundle } from '@printwire/sdk/testing';
 import { signPayload, type SigningKey } from '@printwire/sdk/server';
 
@@ -85,20 +84,6 @@ export const SHOP_SETUP = `(async () => {
   const sign = (payload) => fetch('/sign', { method: 'POST', body: payload }).then((r) => r.text());
   globalThis.shop = { sdk, connectSigned: (port) => sdk.connect({ ports: [port], sign }) };
 })()`;
-
-/** Debian's Chromium (never a downloaded browser), as the BRIEF says to launch it. */
-export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      ...extraArgs,
-    ],
-  });
-}
 
 /** `printwire-agent start` with its local server on `localPort`, as a real process. */
 export class LocalAgentProcess {

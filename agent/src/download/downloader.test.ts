@@ -4,10 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { DOWNLOAD_DEFAULTS, Downloader, type DownloaderOptions } from './downloader.js';
+import { isPrivateAddress } from './private-network.js';
 
 const MAX = DOWNLOAD_DEFAULTS.maxBytes;
 
@@ -61,11 +62,16 @@ const routes: Record<string, Handler> = {
   },
 };
 
-function listen(server: Server): Promise<number> {
+function listen(server: Server, host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+    server.listen(0, host, () => resolve((server.address() as AddressInfo).port)),
   );
 }
+
+/** An IPv4 address of this machine outside the shop's network (none on a machine with only private ones). */
+const publicAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal && !isPrivateAddress(a.address))?.address;
 
 async function rejectsWith(promise: Promise<unknown>, code: string, retryable: boolean) {
   await assert.rejects(promise, (e: unknown) => {
@@ -253,4 +259,50 @@ describe('URL downloads', () => {
     }
     assert.equal(hits.length, before, 'the server saw no request');
   });
+
+  test(
+    "a public address redirecting to the shop's network is refused before the redirect is followed",
+    {
+      skip: publicAddress
+        ? false
+        : 'this machine has no IPv4 address outside the private ranges to serve the public side from',
+    },
+    async () => {
+      const port = new URL(base).port;
+      const targets: Record<string, string> = {
+        '/to-literal': `${base}/logo.png`,
+        '/to-name': `http://localhost:${port}/logo.png`,
+        '/to-mapped': `http://[::ffff:7f00:1]:${port}/logo.png`,
+      };
+      const shop = createServer((req, res) => {
+        if (req.url === '/public.png') return res.end('PUBLIC');
+        res.statusCode = 302;
+        res.setHeader('location', targets[req.url!]!);
+        res.end();
+      });
+      const publicBase = `http://${publicAddress}:${await listen(shop, publicAddress)}`;
+      try {
+        const d = downloader();
+        // The public side itself is reachable under the rule.
+        const file = await d.download(`${publicBase}/public.png`, { publicOnly: true });
+        assert.equal(file.bytes.toString(), 'PUBLIC');
+        const before = hits.length;
+        for (const path of Object.keys(targets)) {
+          await assert.rejects(d.download(`${publicBase}${path}`, { publicOnly: true }), (e) => {
+            assert.ok(e instanceof PrintwireError, String(e));
+            assert.equal(e.code, 'DOWNLOAD_FAILED', path);
+            assert.equal(e.retryable, false);
+            assert.match(e.message, /shop's network.*localDownloadsToPrivateNetwork/);
+            return true;
+          });
+        }
+        assert.equal(hits.length, before, 'the shop-side server saw no request');
+        // Without the rule (a cloud job) the same redirect is followed.
+        assert.equal((await d.download(`${publicBase}/to-name`)).bytes.toString(), 'PNGDATA');
+      } finally {
+        shop.closeAllConnections();
+        shop.close();
+      }
+    },
+  );
 });

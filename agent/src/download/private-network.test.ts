@@ -6,6 +6,9 @@ test("every range of the shop's network is private, in each spelling, and its ne
   const shop = [
     '10.0.0.1',
     '10.255.255.255',
+    '100.64.0.0',
+    '100.127.255.255',
+    '::ffff:100.64.0.1',
     '172.16.0.1',
     '172.31.255.254',
     '192.168.1.20',
@@ -31,6 +34,8 @@ test("every range of the shop's network is private, in each spelling, and its ne
   const world = [
     '9.255.255.255',
     '11.0.0.1',
+    '100.63.255.255',
+    '100.128.0.0',
     '172.15.255.255',
     '172.32.0.1',
     '192.167.1.1',

@@ -10,6 +10,7 @@ const PRIVATE_NETWORK = new BlockList();
 for (const [address, prefix] of [
   ['0.0.0.0', 8], // "this network"; 0.0.0.0 reaches the machine itself
   ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT shared space: the ISP's side of the shop's router
   ['127.0.0.0', 8],
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
@@ -28,10 +29,10 @@ for (const [address, prefix] of [
 
 /** The rule a refused download names (the job's errorMessage). */
 export const PRIVATE_NETWORK_RULE =
-  "local jobs may not download from the shop's network (private, loopback, link-local or unique-local addresses) unless the organization's setting localDownloadsToPrivateNetwork allows it";
+  "local jobs may not download from the shop's network (private, carrier-grade NAT, loopback, link-local or unique-local addresses) unless the organization's setting localDownloadsToPrivateNetwork allows it";
 
 /**
- * True for an IP address of the shop's network: 10/8, 172.16/12, 192.168/16, 127/8, ::1,
+ * True for an IP address of the shop's network: 10/8, 172.16/12, 192.168/16, 100.64/10, 127/8, ::1,
  * 169.254/16, fe80::/10, fc00::/7, 0.0.0.0/8 and ::, also written as IPv4-mapped IPv6
  * (`::ffff:127.0.0.1`, `::ffff:7f00:1`). Not an IP address: false.
  */
