@@ -87,7 +87,10 @@ export async function resolveTarget(
   if (req.printerGroupId !== undefined) {
     const found = await store.printerGroups.withMembers(organizationId, req.printerGroupId);
     if (!found) return fail('printerGroupId', `no printer group ${req.printerGroupId}`);
-    return { ok: true, target: { deviceId: null, printerId: null, printer: undefined, group: found } };
+    return {
+      ok: true,
+      target: { deviceId: null, printerId: null, printer: undefined, group: found },
+    };
   }
 
   if (req.printerId !== undefined) {

@@ -369,7 +369,9 @@ async function insertMembers(
   if (printerIds.length === 0) return;
   await trx
     .insertInto('printerGroupMembers')
-    .values(printerIds.map((printerId, position) => ({ groupId, organizationId, position, printerId })))
+    .values(
+      printerIds.map((printerId, position) => ({ groupId, organizationId, position, printerId })),
+    )
     .execute();
 }
 
