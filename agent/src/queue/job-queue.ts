@@ -19,6 +19,8 @@ import type {
   QueueListEntry,
   QueueSummary,
   ResultMessage,
+  WithdrawnMessage,
+  WithdrawOutcome,
 } from './types.js';
 
 export type * from './types.js';
@@ -89,6 +91,10 @@ export class JobQueue {
           : 'finished';
       }
       if (this.isPrinted(job.id)) return 'finished';
+      const withdrawn = this.#db
+        .sql('SELECT attempt FROM withdrawn_jobs WHERE job_id = ?')
+        .get(job.id) as { attempt: number } | undefined;
+      if (withdrawn && job.attempt <= withdrawn.attempt) return 'withdrawn';
       this.#db.insert(job);
       return 'stored';
     });
@@ -138,8 +144,12 @@ export class JobQueue {
    * queued (cancelled in the meantime): then nothing may be written.
    */
   markPrinting(id: string): boolean {
+    // `started` is set in the same statement: from here on the job is never withdrawn.
     const result = this.#db
-      .sql(`UPDATE jobs SET state = 'printing', updated_at = ? WHERE id = ? AND state = 'queued'`)
+      .sql(
+        `UPDATE jobs SET state = 'printing', started = 1, updated_at = ?
+         WHERE id = ? AND state = 'queued'`,
+      )
       .run(this.#db.now(), id);
     if (result.changes === 1 && this.#db.row(id)?.source === 'local') {
       this.#local.event(id, 'sending', null, null);
@@ -240,7 +250,63 @@ export class JobQueue {
         at: this.#db.iso(),
       };
       // A local job's cancel is reported through its job.local record.
-      if (row?.source !== 'local') this.#outbox.putCancelAnswer(message);
+      if (row?.source !== 'local') this.#outbox.putAnswer(message);
+      return message;
+    });
+  }
+
+  /**
+   * Whether a byte of the job may have reached the printer: its printing mark was set in some
+   * attempt (also one a crash interrupted).
+   */
+  isStarted(id: string): boolean {
+    return this.#db.row(id)?.started === 1;
+  }
+
+  /** Whether the job is still the queue's to print (queued or printing). */
+  holds(id: string): boolean {
+    const state = this.#db.row(id)?.state;
+    return state === 'queued' || state === 'printing';
+  }
+
+  /**
+   * Gives a cloud job back (job.withdraw) when no byte of it can have gone out: in one
+   * transaction with respect to `markPrinting`, so the job is either dropped here (and then no
+   * worker can start it) or already marked started. A dropped job is remembered with its
+   * dispatched attempt: a delivery of that attempt again is refused, a later attempt prints.
+   * The answer goes to the outbox (sent until the cloud acknowledges it); the caller sends it
+   * once `flush()` made the drop durable.
+   */
+  withdraw(id: string): WithdrawnMessage {
+    return this.#db.transaction(() => {
+      const row = this.#db.row(id);
+      let reason: WithdrawOutcome;
+      if (!row) {
+        const withdrawn = this.#db.sql('SELECT 1 FROM withdrawn_jobs WHERE job_id = ?').get(id);
+        if (this.isPrinted(id)) reason = 'finished';
+        else reason = withdrawn ? 'not_started' : 'unknown_job';
+      } else if (row.source === 'local') reason = 'unknown_job';
+      else if (row.started === 1) reason = row.state === 'printed' ? 'finished' : 'started';
+      else if (row.state === 'queued') reason = 'not_started';
+      else reason = 'finished';
+      if (row && reason === 'not_started') {
+        const now = this.#db.now();
+        this.#db.sql('DELETE FROM jobs WHERE id = ?').run(id);
+        this.#db
+          .sql(
+            `INSERT OR REPLACE INTO withdrawn_jobs (job_id, attempt, withdrawn_at) VALUES (?, ?, ?)`,
+          )
+          .run(id, row.dispatched_attempt ?? row.attempt, now);
+      }
+      const message: WithdrawnMessage = {
+        type: 'job.withdrawn',
+        id: randomUUID(),
+        jobId: id,
+        withdrawn: reason === 'not_started',
+        reason,
+        at: this.#db.iso(),
+      };
+      this.#outbox.putAnswer(message);
       return message;
     });
   }
@@ -402,5 +468,6 @@ export class JobQueue {
       )
       .run(now - jobAgeMs);
     this.#db.sql('DELETE FROM printed_jobs WHERE printed_at < ?').run(now - printedIdAgeMs);
+    this.#db.sql('DELETE FROM withdrawn_jobs WHERE withdrawn_at < ?').run(now - printedIdAgeMs);
   }
 }

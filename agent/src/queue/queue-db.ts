@@ -29,6 +29,10 @@ export interface JobRow {
   metadata: string | null;
   events: string | null;
   printed_at: number | null;
+  /** 1 once the printing mark was set: a byte of the job may have reached the printer. */
+  started: 0 | 1;
+  /** The attempt the cloud dispatched (null in rows of older queues: then `attempt`). */
+  dispatched_attempt: number | null;
 }
 
 export function toJob(row: JobRow): QueuedJob {
@@ -127,8 +131,8 @@ export class QueueDb {
     this.sql(
       `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
            max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at,
-           source, idempotency_key, template_id, metadata, events)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           source, idempotency_key, template_id, metadata, events, dispatched_attempt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.id,
       job.agentPrinterId,
@@ -148,6 +152,7 @@ export class QueueDb {
       local?.templateId ?? null,
       local ? JSON.stringify(local.metadata) : null,
       local ? JSON.stringify(local.events) : null,
+      job.attempt,
     );
   }
 }
