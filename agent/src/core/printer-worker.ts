@@ -91,6 +91,16 @@ const NOT_READY: Partial<Record<PrinterStatus, ErrorCode>> = {
   cover_open: 'COVER_OPEN',
 };
 
+/** Failures before the first byte that say the printer cannot print now (not the job's fault). */
+const PRINTER_NOT_READY_CODES: ReadonlySet<string> = new Set([
+  'PRINTER_OFFLINE',
+  'PAPER_OUT',
+  'COVER_OPEN',
+  'CONNECTION_REFUSED',
+  'CONNECTION_LOST',
+  'TIMEOUT',
+]);
+
 /** Jobs a spooler receives as documents (the media jobs), whose copies it prints itself. */
 const DOCUMENT_JOBS = new Set(['pdf', 'image', 'html']);
 
@@ -383,7 +393,7 @@ export class PrinterWorker {
       if (!this.#statusIsFresh()) await this.#checkStatus(transport);
       // Durable before the first byte: after a crash this job is never sent again, and it can
       // no longer be withdrawn (the mark and a withdrawal are each one SQLite transaction).
-      if (!queue.markPrinting(job.id)) {
+      if (!queue.markPrinting(job.id, this.agentPrinterId)) {
         log.info('cancelled or withdrawn before it started');
         await this.#release(transport);
         return;
@@ -457,7 +467,27 @@ export class PrinterWorker {
    */
   #fail(job: QueuedJob, error: PrintwireError, started: boolean): void {
     const { queue, clock, events } = this.#deps;
-    if (!queue.holds(job.id)) return;
+    if (!queue.holds(job.id, this.agentPrinterId)) return;
+    if (!started && PRINTER_NOT_READY_CODES.has(error.code) && queue.printerGroupOf(job.id)) {
+      // A local group job waits for a member without using up attempts (the contract: it stays
+      // queued until a member is ready, or it expires); the local server moves it to a member
+      // that is ready.
+      const { pollIntervalMs, retryBaseMs } = this.#options;
+      queue.holdGroupJob(job.id, clock.now() + (pollIntervalMs || retryBaseMs), error);
+      this.#toldWaiting.set(job.id, NOT_READY[this.#status] ?? error.code);
+      this.#afterFlush(() =>
+        events.onProgress({
+          type: 'job.progress',
+          jobId: job.id,
+          attempt: job.attempt,
+          stage: 'waiting',
+          started: false,
+          errorCode: error.code,
+          errorMessage: error.message.slice(0, 4096),
+        }),
+      );
+      return;
+    }
     if (error.retryable && job.attempt < job.maxAttempts) {
       const delay = retryDelayMs(job.attempt, this.#options.retryBaseMs, this.#options.retryMaxMs);
       const nextAttemptAt = clock.now() + delay;

@@ -49,5 +49,8 @@ export const MIGRATIONS: readonly string[] = [
      job_id TEXT PRIMARY KEY,
      attempt INTEGER NOT NULL,
      withdrawn_at INTEGER NOT NULL
-   );`,
+   );
+   -- Local mode's groups: the group a page's job named, and each round-robin group's last member.
+   ALTER TABLE jobs ADD COLUMN printer_group_id TEXT;
+   CREATE TABLE group_cursors (group_id TEXT PRIMARY KEY, agent_printer_id TEXT NOT NULL);`,
 ];

@@ -45,6 +45,15 @@ export interface LocalJobFields {
   idempotencyKey: string | null;
   templateId: string | null;
   metadata: Record<string, string>;
+  /** The printer group the page named (its job may move among the members here). */
+  printerGroupId?: string | null;
+}
+
+/** A local group job that has not started, on the member that holds it now. */
+export interface HeldGroupJob {
+  id: string;
+  agentPrinterId: string;
+  printerGroupId: string;
 }
 
 export type AcceptOutcome =
