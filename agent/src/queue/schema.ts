@@ -38,7 +38,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE UNIQUE INDEX jobs_local_idempotency ON jobs (idempotency_key) WHERE source = 'local';
    CREATE TABLE local_nonces (nonce TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);
    CREATE INDEX local_nonces_seen ON local_nonces (seen_at);`,
-  // Printer groups (1.2.0): whether a byte of a job may have gone out (set with the printing
+  // Printer groups (after 1.1.0): whether a byte of a job may have gone out (set with the printing
   // mark, never cleared), the attempt the cloud dispatched, and the jobs given back to the cloud
   // (job.withdraw) with that attempt, so that a stale dispatch of it is never printed. A job of
   // an older queue that was already tried counts as started: nothing says it was not.
