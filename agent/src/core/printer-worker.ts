@@ -394,7 +394,8 @@ export class PrinterWorker {
       // Durable before the first byte: after a crash this job is never sent again, and it can
       // no longer be withdrawn (the mark and a withdrawal are each one SQLite transaction).
       if (!queue.markPrinting(job.id, this.agentPrinterId)) {
-        log.info('cancelled or withdrawn before it started');
+        log.info('cancelled, withdrawn or moved before it started');
+        this.#toldWaiting.delete(job.id);
         await this.#release(transport);
         return;
       }
@@ -467,7 +468,10 @@ export class PrinterWorker {
    */
   #fail(job: QueuedJob, error: PrintwireError, started: boolean): void {
     const { queue, clock, events } = this.#deps;
-    if (!queue.holds(job.id, this.agentPrinterId)) return;
+    if (!queue.holds(job.id, this.agentPrinterId)) {
+      this.#toldWaiting.delete(job.id);
+      return;
+    }
     if (!started && PRINTER_NOT_READY_CODES.has(error.code) && queue.printerGroupOf(job.id)) {
       // A local group job waits for a member without using up attempts (the contract: it stays
       // queued until a member is ready, or it expires); the local server moves it to a member
