@@ -197,8 +197,6 @@ export class AgentBackend implements LocalBackend {
         ...options,
         ready: (p) => isReadyMemberStatus(p.status),
       }) ?? chooseGroupMember(group.strategy, members, { ...options, ready: () => true })!;
-    if (group.strategy === 'round-robin')
-      this.#d.queue.setGroupCursor(group.id, chosen.agentPrinterId);
     return chosen;
   }
 
@@ -228,7 +226,8 @@ export class AgentBackend implements LocalBackend {
       }
       if (group.strategy === 'round-robin')
         this.#d.queue.setGroupCursor(group.id, to.agentPrinterId);
-      void this.#d.jobStored(job.id, to.agentPrinterId);
+      // The move is committed; should the disk sync fail, the member finds it at its next look.
+      this.#d.jobStored(job.id, to.agentPrinterId).catch(() => undefined);
     }
   }
 
@@ -262,6 +261,9 @@ export class AgentBackend implements LocalBackend {
         printerGroupId: groupId,
       },
     );
+    if (created && groupId !== null && this.#d.printerGroup(groupId)?.strategy === 'round-robin') {
+      this.#d.queue.setGroupCursor(groupId, printer.agentPrinterId);
+    }
     if (created) await this.#d.jobStored(id, printer.agentPrinterId);
     return this.job(id)!;
   }
