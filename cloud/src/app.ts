@@ -40,6 +40,7 @@ import {
 } from './services/cloud-printers/service.js';
 import { CredentialService } from './services/credentials.js';
 import { InventoryService } from './services/inventory.js';
+import { PrinterGroupService } from './services/printer-groups.js';
 import { OrganizationService } from './services/organizations.js';
 import { SigningKeyService } from './services/signing-keys.js';
 import { TemplateService } from './services/templates.js';
@@ -139,7 +140,6 @@ export function createApp(deps: AppDeps): CloudApp {
   const { store, cache, bus, clock, logger, config } = deps;
   const jobs = new JobService({ store, bus, clock, logger, config });
   const sweeper = new Sweeper({ store, jobs, clock, logger, bus });
-  const devices = new DeviceService({ store, bus, clock, logger });
   const { dispatch, ...gatewayOptions } = deps.gateway ?? {};
   const dispatcher = new JobDispatcher({
     store,
@@ -148,6 +148,7 @@ export function createApp(deps: AppDeps): CloudApp {
     logger,
     ...(dispatch ? { options: dispatch } : {}),
   });
+  const devices = new DeviceService({ store, bus, clock, logger, groups: dispatcher.groups });
   const agentConfig = new AgentConfigService({ store, bus, logger });
   const gateway = new AgentGateway({
     devices,
@@ -201,6 +202,7 @@ export function createApp(deps: AppDeps): CloudApp {
     publicUrl: config.publicUrl,
     ...(deps.cloudPrinters ? { timings: deps.cloudPrinters } : {}),
   });
+  const printerGroups = new PrinterGroupService({ store, clock, agents, jobs, logger });
 
   const guards: Guards = {
     apiKey: apiKeyGuard({
@@ -237,6 +239,7 @@ export function createApp(deps: AppDeps): CloudApp {
     templates,
     inventory,
     cloudPrinters,
+    printerGroups,
     jobs,
     live,
     clock,
@@ -258,7 +261,9 @@ export function createApp(deps: AppDeps): CloudApp {
       }),
     ]),
   );
-  app.use(inventoryRoutes({ inventory, templates }, guards, config.limits.defaultPageSize));
+  app.use(
+    inventoryRoutes({ inventory, templates, printerGroups }, guards, config.limits.defaultPageSize),
+  );
   app.use(gatewayRoutes(devices, guards));
   app.use(webhookRoutes(webhooks, guards, config.limits.defaultPageSize));
   // The web dashboard last: it answers only pages and its assets, never an API path.

@@ -2,15 +2,44 @@
  * Resolves a job's target (printerId, deviceId with alias, the printer reference, or the default
  * printer) to a printer visible to the key's mode. Problems are returned as field issues.
  */
+import { chooseGroupMember, isReadyMemberStatus } from '@printwire/shared/contracts/group-routing';
 import type { FieldIssue } from '@printwire/shared/errors/index';
 import type { JobRequest } from '../resources/schemas.js';
 import type { Store } from '../storage/store.js';
-import type { Mode, Printer } from '../storage/types.js';
+import type { GroupMember } from '../storage/printer-groups.js';
+import type { GroupStrategy, Mode, Printer, PrinterGroup } from '../storage/types.js';
 
 export interface Target {
   deviceId: string | null;
   printerId: string | null;
   printer: Printer | undefined;
+  /** Set when the job named a printer group: the member is chosen when the job is stored. */
+  group?: { group: PrinterGroup; members: GroupMember[] };
+}
+
+/** A member takes jobs: its device is connected and its printer is neither out nor open. */
+export function isReady(member: GroupMember): boolean {
+  return member.deviceStatus === 'online' && isReadyMemberStatus(member.status);
+}
+
+/**
+ * The member that takes a group's next job, or null when none is ready: the shared rule
+ * (`chooseGroupMember`, which the agent's local mode applies too) on the members' live status.
+ * `lastPrinterId` is the member that took the group's last job (round-robin); `exclude` leaves
+ * out the member a job is being moved from.
+ */
+export function chooseMember(
+  strategy: GroupStrategy,
+  members: readonly GroupMember[],
+  lastPrinterId: string | null,
+  exclude?: string,
+): GroupMember | null {
+  return chooseGroupMember(strategy, members, {
+    id: (m) => m.printerId,
+    ready: isReady,
+    last: lastPrinterId,
+    ...(exclude !== undefined ? { exclude } : {}),
+  });
 }
 
 type Resolution = { ok: true; target: Target } | { ok: false; issues: FieldIssue[] };
@@ -44,10 +73,19 @@ export async function resolveTarget(
   store: Store,
   organizationId: string,
   mode: Mode,
-  req: Pick<JobRequest, 'printer' | 'printerId' | 'deviceId' | 'alias'>,
+  req: Pick<JobRequest, 'printer' | 'printerId' | 'printerGroupId' | 'deviceId' | 'alias'>,
 ): Promise<Resolution> {
   const v = { includeSandbox: mode === 'test' };
   const lookup: Lookup = { store, organizationId, v };
+
+  if (req.printerGroupId !== undefined) {
+    const found = await store.printerGroups.withMembers(organizationId, req.printerGroupId);
+    if (!found) return fail('printerGroupId', `no printer group ${req.printerGroupId}`);
+    return {
+      ok: true,
+      target: { deviceId: null, printerId: null, printer: undefined, group: found },
+    };
+  }
 
   if (req.printerId !== undefined) {
     const [printer] = await find(lookup, { id: req.printerId });

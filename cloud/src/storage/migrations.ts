@@ -13,6 +13,7 @@ import { accountMailMigration } from './migrations/0007-account-mail.js';
 import { localModeMigration } from './migrations/0008-local-mode.js';
 import { printerSettingsMigration } from './migrations/0009-printer-settings.js';
 import { localDownloadsMigration } from './migrations/0010-local-downloads.js';
+import { printerGroupsMigration } from './migrations/0011-printer-groups.js';
 import { cloudPrintersMigration } from './migrations/0012-cloud-printers.js';
 import { printerReachMigration } from './migrations/0013-printer-reach.js';
 import type { Dialect } from './dialect.js';
@@ -318,6 +319,7 @@ class InCodeMigrations implements MigrationProvider {
       '0008_local_mode': localModeMigration(),
       '0009_printer_settings': printerSettingsMigration(),
       '0010_local_downloads': localDownloadsMigration(),
+      '0011_printer_groups': printerGroupsMigration(),
       '0012_cloud_printers': cloudPrintersMigration(),
       '0013_printer_reach': printerReachMigration(),
     };
