@@ -224,21 +224,27 @@ export class JobDispatcher implements WithdrawChannel {
     job: Job,
     content: JobContent | undefined,
   ): Promise<boolean> {
+    const { store, clock, jobs } = this.deps;
+    let claimed;
     try {
-      await this.deps.jobs.transition(
+      claimed = await store.jobs.transition(
         link.organizationId,
+        null,
         job.id,
         'sending',
         { onlyIfPrinter: job.printerId },
-        null,
+        clock.now(),
         { durable: false },
       );
     } catch (error) {
       if (!(error instanceof PrintwireError)) throw error;
       return false;
     }
-    // The job as claimed (not read again: a later change must not redirect this send).
-    return this.sendJob(link, { ...job, attempt: job.attempt + 1 }, content);
+    // The job as claimed (not read again: a later change must not redirect this send), sent
+    // before its change is announced, as a single printer's job is.
+    const sent = await this.sendJob(link, claimed.job, content);
+    await jobs.publish(claimed.job, [claimed.event]);
+    return sent;
   }
 
   /**

@@ -101,3 +101,30 @@ test('the printer gets copies, cut, drawer and codepage; the job keeps the rest'
   );
   assert.deepEqual(printOptions(undefined), {});
 });
+
+test('printerGroupId is a target of its own: with any other target it is refused, naming it', () => {
+  assert.ok(checkJobRequest({ printerGroupId: 'grp_1', type: 'text', data: 'x' }, dev).ok);
+  assert.ok(checkJobRequest({ printerGroupId: 'grp_1', templateId: 'tpl_1', data: {} }, dev).ok);
+  for (const other of [
+    { printerId: 'prn_1' },
+    { printer: 'Kitchen' },
+    { deviceId: 'dev_1' },
+    { deviceId: 'dev_1', alias: 'bar' },
+  ]) {
+    const issues = issuesOf({ printerGroupId: 'grp_1', type: 'text', data: 'x', ...other });
+    assert.ok(
+      issues.some((i) => i.path === 'printerGroupId' && /not both/.test(i.message)),
+      JSON.stringify(issues),
+    );
+  }
+  assert.deepEqual(
+    issuesOf({ printerGroupId: '', type: 'text', data: 'x' }).map((i) => i.path),
+    ['printerGroupId'],
+  );
+  const long = issuesOf({ printerGroupId: 'g'.repeat(101), type: 'text', data: 'x' });
+  assert.deepEqual(
+    long.map((i) => i.path),
+    ['printerGroupId'],
+  );
+  assert.ok(checkJobRequest({ printerGroupId: 'g'.repeat(100), type: 'text', data: 'x' }, dev).ok);
+});
