@@ -82,7 +82,16 @@ export function applyLiveEvent(
           const events = (old as { events: unknown[] }).events;
           return {
             ...(patched as object),
-            events: [...events, { state: data.state, errorCode: data.errorCode, at: data.at }],
+            // With the member it names (a group's job that moved: jobs/moves.ts).
+            events: [
+              ...events,
+              {
+                state: data.state,
+                errorCode: data.errorCode,
+                at: data.at,
+                printerId: job.printerId ?? null,
+              },
+            ],
           };
         }
         return patched;

@@ -8,5 +8,6 @@ export { Overview } from './pages/overview';
 export { Devices } from './pages/devices';
 export { JobPage, Jobs } from './pages/jobs';
 export { Printers } from './pages/printers';
+export { GroupEditor, PrinterGroups } from './pages/groups';
 export { TemplateEditor, Templates } from './pages/templates';
 export { Webhooks } from './pages/webhooks';
