@@ -82,16 +82,7 @@ export function applyLiveEvent(
           const events = (old as { events: unknown[] }).events;
           return {
             ...(patched as object),
-            // With the member it names (a group's job that moved: jobs/moves.ts).
-            events: [
-              ...events,
-              {
-                state: data.state,
-                errorCode: data.errorCode,
-                at: data.at,
-                printerId: job.printerId ?? null,
-              },
-            ],
+            events: [...events, { state: data.state, errorCode: data.errorCode, at: data.at }],
           };
         }
         return patched;

@@ -66,6 +66,14 @@ export function MemberOrder({
   const list = useRef<HTMLOListElement>(null);
   const [focus, setFocus] = useState<{ id: string; direction: Direction }>();
   const [said, setSaid] = useState('');
+  // After a removal the focus goes to the Remove button now at that place, not to the page.
+  const [removedAt, setRemovedAt] = useState<number>();
+  useEffect(() => {
+    if (removedAt === undefined) return;
+    const left = list.current?.querySelectorAll<HTMLButtonElement>('[data-remove]');
+    if (left && left.length > 0) left[Math.min(removedAt, left.length - 1)]!.focus();
+    setRemovedAt(undefined);
+  }, [removedAt, printerIds]);
   useEffect(() => {
     if (!focus) return;
     const index = printerIds.indexOf(focus.id);
@@ -98,6 +106,7 @@ export function MemberOrder({
   const remove = (index: number) => {
     const id = printerIds[index]!;
     onChange(printerIds.filter((_, i) => i !== index));
+    setRemovedAt(index);
     setSaid(t('groups.members.removed', { name: printerName(printers.get(id), id) }));
   };
   return (
@@ -134,6 +143,7 @@ export function MemberOrder({
                 )}
                 <Button
                   variant="secondary"
+                  data-remove
                   aria-label={t('groups.members.removeNamed', { name })}
                   onClick={() => remove(index)}
                 >

@@ -9,7 +9,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useCan } from '../../data';
 import { useMode, type Mode } from '../../frame';
-import { formatDate, formatRelative } from '../../i18n';
+import { formatDate, formatRelative, i18n } from '../../i18n';
 import { Button, Dialog, LastData, LoadError, Loading, PageTitle } from '../../ui';
 import { useOrgId } from '../organization';
 import { useGroups } from '../groups/data';
@@ -25,7 +25,7 @@ import {
   useJobPreview,
   type Job,
 } from './data';
-import { memberMoves, moveReason } from './moves';
+import { memberMoves } from './moves';
 import { LabelPictures } from './labels';
 
 function When({ iso }: { iso: string | null | undefined }) {
@@ -104,7 +104,7 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
         <p className="moved" role="status">
           {t(job.state === 'printed' ? 'jobs.job.movedPrinted' : 'jobs.job.movedNow', {
             printer: named(job.printerId),
-            from: moves.from.map((m) => named(m.printerId)).join(', '),
+            from: new Intl.ListFormat(i18n.language).format(moves.from.map(named)),
           })}
         </p>
       )}
@@ -149,10 +149,9 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
             <dt>{t('jobs.job.movedFrom')}</dt>
             <dd>
               <ol className="moved-from">
-                {moves.from.map((m, i) => (
-                  <li key={`${m.printerId}-${i}`}>
-                    <span dir="auto">{named(m.printerId)}</span>
-                    {m.reason && <span className="hint"> ({moveReason(m.reason)})</span>}
+                {moves.from.map((id, i) => (
+                  <li key={`${id}-${i}`} dir="auto">
+                    {named(id)}
                   </li>
                 ))}
               </ol>
