@@ -31,6 +31,7 @@ import { AccountService } from './accounts/service.js';
 import { AgentConfigService } from './services/agent-config.js';
 import { CredentialService } from './services/credentials.js';
 import { InventoryService } from './services/inventory.js';
+import { PrinterGroupService } from './services/printer-groups.js';
 import { OrganizationService } from './services/organizations.js';
 import { SigningKeyService } from './services/signing-keys.js';
 import { TemplateService } from './services/templates.js';
@@ -177,6 +178,7 @@ export function createApp(deps: AppDeps): CloudApp {
   const signingKeys = new SigningKeyService({ store, clock, agents });
   const templates = new TemplateService({ store, clock, agents });
   const inventory = new InventoryService({ store, agents, revoker: devices });
+  const printerGroups = new PrinterGroupService({ store, clock, agents, jobs, logger });
 
   const guards: Guards = {
     apiKey: apiKeyGuard({
@@ -210,6 +212,7 @@ export function createApp(deps: AppDeps): CloudApp {
     signingKeys,
     templates,
     inventory,
+    printerGroups,
     jobs,
     live,
     clock,
@@ -231,7 +234,7 @@ export function createApp(deps: AppDeps): CloudApp {
       }),
     ]),
   );
-  app.use(inventoryRoutes({ inventory, templates }, guards, config.limits.defaultPageSize));
+  app.use(inventoryRoutes({ inventory, templates, printerGroups }, guards, config.limits.defaultPageSize));
   app.use(gatewayRoutes(devices, guards));
   app.use(webhookRoutes(webhooks, guards, config.limits.defaultPageSize));
   // The web dashboard last: it answers only pages and its assets, never an API path.

@@ -10,6 +10,7 @@ import {
   type LocalJobState,
   type LocalPrinter,
   type LocalPrinterStatusEvent,
+  type LocalPrintTarget,
   type LocalRequestFrame,
   type LocalServerFrame as Frame,
   type RequestType,
@@ -44,8 +45,12 @@ export type JobState = LocalJobState;
 /** A job printed through the agent, as a page sees it. */
 export type Job = LocalJob;
 
-/** A job request, exactly as POST /v1/jobs takes it (templateId + data included). */
-export type JobRequest = Record<string, unknown>;
+/**
+ * A job request, exactly as POST /v1/jobs takes it (templateId + data included); `printerGroupId`
+ * names a printer group instead of a printer, and the agent chooses among the group's printers on
+ * this computer.
+ */
+export type JobRequest = Record<string, unknown> & LocalPrintTarget;
 
 type Events = {
   'printer.status': LocalPrinterStatusEvent;

@@ -122,6 +122,7 @@ export class AgentBackend implements LocalBackend {
       idempotencyKey: record.idempotencyKey,
       agentPrinterId: record.agentPrinterId,
       printerId: this.#d.cloudPrinterId(record.agentPrinterId),
+      printerGroupId: null,
       type: record.type,
       templateId: record.templateId,
       state: record.state,

@@ -1,7 +1,13 @@
 /** Records → the API's resources (ISO 8601 timestamps, only the fields the spec names). */
 import type { z } from 'zod';
-import type { Device, Job, Printer, Template } from '../storage/types.js';
-import type { deviceSchema, jobSchema, printerSchema, templateSchema } from './schemas.js';
+import type { Device, Job, Printer, PrinterGroup, Template } from '../storage/types.js';
+import type {
+  deviceSchema,
+  jobSchema,
+  printerGroupSchema,
+  printerSchema,
+  templateSchema,
+} from './schemas.js';
 
 // Timestamps repeat within a page (a sandbox job is created, sent and printed in one
 // millisecond), and formatting a date is a noticeable part of rendering a list.
@@ -41,6 +47,8 @@ export function presentJob(job: Job): JobResource {
     dispatchedAt: isoOrNull(job.dispatchedAt),
     printedAt: isoOrNull(job.printedAt),
     expiresAt: isoOrNull(job.expiresAt),
+    printerGroupId: job.printerGroupId,
+    movedFrom: job.movedFrom,
     ...(job.events
       ? {
           events: job.events.map((e) => ({
@@ -95,5 +103,16 @@ export function presentTemplate(t: Template): z.infer<typeof templateSchema> {
     paper: t.paper,
     createdAt: iso(t.createdAt),
     updatedAt: iso(t.updatedAt),
+  };
+}
+
+export function presentPrinterGroup(g: PrinterGroup): z.infer<typeof printerGroupSchema> {
+  return {
+    id: g.id,
+    name: g.name,
+    printerIds: g.printerIds,
+    strategy: g.strategy,
+    createdAt: iso(g.createdAt),
+    updatedAt: iso(g.updatedAt),
   };
 }

@@ -59,6 +59,14 @@ export const jobSchema = z
     dispatchedAt: isoDate.nullable(),
     printedAt: isoDate.nullable(),
     expiresAt: isoDate.nullable(),
+    printerGroupId: z.string().nullable().meta({
+      description:
+        'the printer group the job named; printerId is then the member that has it now (null while no member is ready)',
+    }),
+    movedFrom: z.array(z.string()).meta({
+      description:
+        'printer ids of the group members the job was moved from before any byte of it printed, oldest first',
+    }),
     events: z.array(jobEventSchema).optional().meta({
       description: 'state history; present on single-job reads and job-returning actions',
     }),
@@ -106,6 +114,20 @@ export const deviceSchema = z
     createdAt: isoDate,
   })
   .meta({ id: 'Device', description: 'A computer running the agent (or the sandbox).' });
+
+export const printerGroupSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    printerIds: z.array(z.string()).meta({ description: 'the members, in order (1 to 20)' }),
+    strategy: z.enum(['failover', 'round-robin']).meta({
+      description:
+        'failover: the first member in order that is online and not paper_out or cover_open; round-robin: the next such member after the one that took the group’s last job',
+    }),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'PrinterGroup', description: 'Printers that share jobs, in order.' });
 
 export const templateSchema = z
   .object({

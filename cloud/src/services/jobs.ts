@@ -20,7 +20,7 @@ import {
   type LabelPreview,
 } from '../sandbox/label-preview.js';
 import type { WriteOptions } from '../storage/group-commit.js';
-import type { JobFilter, LocalJobResult } from '../storage/jobs.js';
+import type { JobFilter, LocalJobResult, NewJob } from '../storage/jobs.js';
 import type { LocalJob } from '@printwire/shared/protocol/index';
 import type { Store } from '../storage/store.js';
 import type {
@@ -34,7 +34,7 @@ import type {
 } from '../storage/types.js';
 import { validateJobRequest } from './job-request.js';
 import { PLAN_RULES } from './plans.js';
-import { resolveTarget, type Target } from './targets.js';
+import { chooseMember, resolveTarget, type Target } from './targets.js';
 
 export interface JobContext {
   organization: Organization;
@@ -170,8 +170,15 @@ export class JobService {
     const now = clock.now();
     const org = ctx.organization;
     const rules = PLAN_RULES[org.plan] ?? PLAN_RULES.free;
-    const { prepared, target } = input;
+    const { prepared } = input;
+    let target = input.target;
     const options = { ...input.options };
+    let group: Pick<NewJob, 'printerGroupId' | 'groupTurn'> = {};
+    if (target.group) {
+      const routed = await this.routeNewGroupJob(ctx, target.group);
+      target = routed.target;
+      group = routed.group;
+    }
     if (rules.footer && prepared.type === 'receipt') options.footer = true;
 
     let previewable = false;
@@ -208,12 +215,56 @@ export class JobService {
         expiresAt: now + input.expireAfterS * 1000,
         retentionDays: org.retentionDays,
         monthlyQuota: rules.monthlyJobs,
+        ...group,
         ...(then ? { then } : {}),
       },
       now,
     );
     if (result.created) await this.publish(result.job, result.job.events ?? []);
     return result;
+  }
+
+  /**
+   * A job that names a group gets its member now (../shared/CONTRACT.md "Printer groups"):
+   * failover's first ready member, or, for round-robin, a turn taken in the job's own write (so
+   * that concurrent jobs, also on other instances, go round in turn). No member ready: no printer
+   * yet, the job waits (GroupRouter hands it over when one is). A test job is printed virtually
+   * on the member it would go to, or the first one.
+   */
+  private async routeNewGroupJob(
+    ctx: JobContext,
+    found: NonNullable<Target['group']>,
+  ): Promise<{ target: Target; group: Pick<NewJob, 'printerGroupId' | 'groupTurn'> }> {
+    const { group, members } = found;
+    const printerGroupId = group.id;
+    if (ctx.mode === 'test' || group.strategy === 'failover') {
+      let member = chooseMember(group.strategy, members, group.lastPrinterId);
+      if (!member && ctx.mode === 'test') member = members[0] ?? null;
+      const printer =
+        ctx.mode === 'test' && member
+          ? await this.deps.store.inventory.getPrinter(ctx.organization.id, member.printerId, {
+              includeSandbox: true,
+            })
+          : undefined;
+      return {
+        target: {
+          deviceId: member?.deviceId ?? null,
+          printerId: member?.printerId ?? null,
+          printer,
+        },
+        group: { printerGroupId },
+      };
+    }
+    return {
+      target: { deviceId: null, printerId: null, printer: undefined },
+      group: {
+        printerGroupId,
+        groupTurn: {
+          groupId: group.id,
+          pick: (last) => chooseMember(group.strategy, members, last),
+        },
+      },
+    };
   }
 
   async get(ctx: JobContext, id: string): Promise<Job> {
@@ -295,6 +346,12 @@ export class JobService {
     const options = { ...original.options };
     delete options.footer;
     delete options.profile;
+    // A group job is reprinted through its group while the group exists.
+    const viaGroup = original.printerGroupId
+      ? await resolveTarget(this.deps.store, ctx.organization.id, ctx.mode, {
+          printerGroupId: original.printerGroupId,
+        })
+      : undefined;
     return this.store(ctx, {
       prepared: {
         type: original.type,
@@ -303,11 +360,13 @@ export class JobService {
         templateId: original.templateId,
         templatePaper: null,
       },
-      target: {
-        deviceId: original.deviceId,
-        printerId: original.printerId,
-        printer: printer as Printer | undefined,
-      },
+      target: viaGroup?.ok
+        ? viaGroup.target
+        : {
+            deviceId: original.deviceId,
+            printerId: original.printerId,
+            printer: printer as Printer | undefined,
+          },
       options,
       metadata: { ...original.metadata, reprintOf: original.id },
       idempotencyKey: idempotencyHeader ?? null,

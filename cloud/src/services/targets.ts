@@ -5,12 +5,47 @@
 import type { FieldIssue } from '@printwire/shared/errors/index';
 import type { JobRequest } from '../resources/schemas.js';
 import type { Store } from '../storage/store.js';
-import type { Mode, Printer } from '../storage/types.js';
+import type { GroupMember } from '../storage/printer-groups.js';
+import type { GroupStrategy, Mode, Printer, PrinterGroup } from '../storage/types.js';
 
 export interface Target {
   deviceId: string | null;
   printerId: string | null;
   printer: Printer | undefined;
+  /** Set when the job named a printer group: the member is chosen when the job is stored. */
+  group?: { group: PrinterGroup; members: GroupMember[] };
+}
+
+/** Printer statuses in which a member takes jobs (`unknown`: a printer whose status is not read). */
+const READY_STATUSES: readonly string[] = ['online', 'unknown'];
+
+/** A member takes jobs: its device is connected and its printer is neither out nor open. */
+export function isReady(member: GroupMember): boolean {
+  return member.deviceStatus === 'online' && READY_STATUSES.includes(member.status);
+}
+
+/**
+ * The member that takes a group's next job (pure), or null when none is ready. failover: the
+ * first ready member in order; round-robin: the first ready member after `lastPrinterId` (the
+ * one that took the group's last job), wrapping around. `exclude` leaves one member out (the one
+ * a job is being moved from).
+ */
+export function chooseMember(
+  strategy: GroupStrategy,
+  members: readonly GroupMember[],
+  lastPrinterId: string | null,
+  exclude?: string,
+): GroupMember | null {
+  const n = members.length;
+  const start =
+    strategy === 'round-robin' && lastPrinterId !== null
+      ? members.findIndex((m) => m.printerId === lastPrinterId) + 1
+      : 0;
+  for (let i = 0; i < n; i++) {
+    const member = members[(start + i) % n]!;
+    if (member.printerId !== exclude && isReady(member)) return member;
+  }
+  return null;
 }
 
 type Resolution = { ok: true; target: Target } | { ok: false; issues: FieldIssue[] };
@@ -44,10 +79,19 @@ export async function resolveTarget(
   store: Store,
   organizationId: string,
   mode: Mode,
-  req: Pick<JobRequest, 'printer' | 'printerId' | 'deviceId' | 'alias'>,
+  req: Pick<JobRequest, 'printer' | 'printerId' | 'printerGroupId' | 'deviceId' | 'alias'>,
 ): Promise<Resolution> {
   const v = { includeSandbox: mode === 'test' };
   const lookup: Lookup = { store, organizationId, v };
+
+  if (req.printerGroupId !== undefined) {
+    const found = await store.printerGroups.withMembers(organizationId, req.printerGroupId);
+    if (!found) return fail('printerGroupId', `no printer group ${req.printerGroupId}`);
+    return {
+      ok: true,
+      target: { deviceId: null, printerId: null, printer: undefined, group: found },
+    };
+  }
 
   if (req.printerId !== undefined) {
     const [printer] = await find(lookup, { id: req.printerId });

@@ -35,6 +35,8 @@ const LIST_COLUMNS = [
   'jobs.dispatchedAt',
   'jobs.printedAt',
   'jobs.expiresAt',
+  'jobs.printerGroupId',
+  'jobs.movedFrom',
 ] as const;
 
 type ListRow = ListedJobRow;

@@ -17,6 +17,11 @@ const ALLOWED: Record<JobState, readonly JobState[]> = {
 export interface TransitionInfo {
   errorCode?: string | null;
   errorMessage?: string | null;
+  /**
+   * A group job's claim: the change happens only while the job's printer is this member (checked
+   * again in the write), so that a job moved meanwhile is not sent to the member it left.
+   */
+  onlyIfPrinter?: string | null;
 }
 
 export interface TransitionResult {
@@ -49,6 +54,9 @@ export function transition(
       throw new PrintwireError('JOB_ALREADY_FINISHED', `job ${job.id} is already ${job.state}`);
     }
     throw new PrintwireError('CONFLICT', `job ${job.id} cannot go from ${job.state} to ${to}`);
+  }
+  if (info.onlyIfPrinter !== undefined && job.printerId !== info.onlyIfPrinter) {
+    throw new PrintwireError('CONFLICT', `job ${job.id} moved to another printer meanwhile`);
   }
   const next: Job = { ...job, state: to, updatedAt: now };
   const failing = to === 'failed';

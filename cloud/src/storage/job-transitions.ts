@@ -58,7 +58,7 @@ export class JobTransitions {
       if (!row) throw new PrintwireError('JOB_NOT_FOUND', `no job ${id}`);
       const job = toJob(row);
       const result = transition(job, to, info, now, Number(row.orgRetentionDays));
-      await this.applyIn(trx, job.state, result);
+      await this.applyIn(trx, job.state, result, info.onlyIfPrinter);
       return result;
     }, options);
   }
@@ -67,9 +67,10 @@ export class JobTransitions {
     trx: Transaction<Database>,
     from: JobState,
     result: TransitionResult,
+    onlyIfPrinter?: string | null,
   ): Promise<void> {
     const { job, event } = result;
-    const updated = await trx
+    let update = trx
       .updateTable('jobs')
       .set({
         state: job.state,
@@ -85,8 +86,14 @@ export class JobTransitions {
         contentExpiresAt: result.dropContent ? null : (result.contentExpiresAt ?? null),
       })
       .where('id', '=', job.id)
-      .where('state', '=', from)
-      .executeTakeFirst();
+      .where('state', '=', from);
+    if (onlyIfPrinter !== undefined) {
+      update =
+        onlyIfPrinter === null
+          ? update.where('printerId', 'is', null)
+          : update.where('printerId', '=', onlyIfPrinter);
+    }
+    const updated = await update.executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) {
       throw new PrintwireError('CONFLICT', `job ${job.id} changed state meanwhile`, {
         retryable: true,

@@ -2,6 +2,23 @@
 import type { TransitionInfo } from './job-states.js';
 import type { Job, JobEvent, JobState, Mode } from './types.js';
 
+/** The member of a printer group that takes a job: its printer and that printer's device. */
+export interface GroupPick {
+  printerId: string;
+  deviceId: string;
+}
+
+/**
+ * A round-robin group's turn, taken inside the job's write: the group's row is locked, `pick`
+ * gets the member that took the group's last job (null: none yet) and answers the next one (or
+ * null: no member is ready), and the cursor moves to it. Two writes, even on two instances,
+ * never take the same turn.
+ */
+export interface GroupTurn {
+  groupId: string;
+  pick(lastPrinterId: string | null): GroupPick | null;
+}
+
 export interface NewJob {
   organizationId: string;
   mode: Mode;
@@ -24,6 +41,10 @@ export interface NewJob {
   retentionDays: number;
   /** Monthly live-job quota; null means unlimited. Ignored for test jobs (they do not count). */
   monthlyQuota: number | null;
+  /** The printer group the job named (`printerId` is then the member chosen, or null). */
+  printerGroupId?: string | null;
+  /** Round-robin: the member is picked, and the group's cursor moved, in the job's write. */
+  groupTurn?: GroupTurn;
   /** Transitions applied right after `queued`, in the same transaction (the sandbox's print). */
   then?: Array<{ state: JobState } & TransitionInfo>;
 }

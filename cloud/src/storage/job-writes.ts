@@ -13,6 +13,7 @@ import { slot, type PreparedCache } from './prepared.js';
 import type { Database } from './schema.js';
 import type { Job, JobEvent } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
+import { takeTurn } from './printer-groups.js';
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -46,6 +47,8 @@ const SAMPLE_JOB: Job = {
   printedAt: null,
   expiresAt: null,
   finishedAt: null,
+  printerGroupId: null,
+  movedFrom: [],
 };
 
 /** A job as the columns of its row (what inserts and the local jobs' updates write). */
@@ -76,6 +79,8 @@ export function jobColumns(job: Job) {
     printedAt: job.printedAt,
     expiresAt: job.expiresAt,
     finishedAt: job.finishedAt,
+    printerGroupId: job.printerGroupId,
+    movedFrom: JSON.stringify(job.movedFrom),
   };
 }
 
@@ -180,13 +185,14 @@ export class JobWrites {
       );
     }
 
+    const turn = input.groupTurn ? await takeTurn(trx, org, input.groupTurn) : undefined;
     let job: Job = {
       id,
       organizationId: org,
       mode: input.mode,
       idempotencyKey: input.idempotencyKey,
-      deviceId: input.deviceId,
-      printerId: input.printerId,
+      deviceId: turn === undefined ? input.deviceId : (turn?.deviceId ?? null),
+      printerId: turn === undefined ? input.printerId : (turn?.printerId ?? null),
       source: input.source,
       type: input.type,
       encoding: input.encoding,
@@ -206,6 +212,8 @@ export class JobWrites {
       printedAt: null,
       expiresAt: input.expiresAt,
       finishedAt: null,
+      printerGroupId: input.printerGroupId ?? null,
+      movedFrom: [],
     };
     const events: JobEvent[] = [{ state: 'queued', errorCode: null, errorMessage: null, at: now }];
     /** The job right after each event (what that event's webhook shows). */

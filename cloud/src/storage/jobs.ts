@@ -22,6 +22,8 @@ import type { WebhookOutbox } from './webhook-outbox.js';
 
 export type {
   CreateJobResult,
+  GroupPick,
+  GroupTurn,
   JobContent,
   JobFilter,
   JobsRepositoryOptions,

@@ -88,6 +88,8 @@ export class LocalJobs {
         printedAt: report.state === 'printed' ? (report.printedAt ?? lastAt) : null,
         expiresAt: null,
         finishedAt: finished ? lastAt : null,
+        printerGroupId: null,
+        movedFrom: [],
       };
       if (stored) {
         if (stored.finishedAt !== null || report.updatedAt <= stored.updatedAt) {

@@ -13,6 +13,7 @@ import { accountMailMigration } from './migrations/0007-account-mail.js';
 import { localModeMigration } from './migrations/0008-local-mode.js';
 import { printerSettingsMigration } from './migrations/0009-printer-settings.js';
 import { localDownloadsMigration } from './migrations/0010-local-downloads.js';
+import { printerGroupsMigration } from './migrations/0011-printer-groups.js';
 import type { Dialect } from './dialect.js';
 
 // Still exported here for the modules that import it from the migrations.
@@ -316,6 +317,7 @@ class InCodeMigrations implements MigrationProvider {
       '0008_local_mode': localModeMigration(),
       '0009_printer_settings': printerSettingsMigration(),
       '0010_local_downloads': localDownloadsMigration(),
+      '0011_printer_groups': printerGroupsMigration(),
     };
   }
 }

@@ -150,6 +150,8 @@ export function toJob(row: Selectable<JobsTable>): Job {
     printedAt: n(row.printedAt),
     expiresAt: n(row.expiresAt),
     finishedAt: n(row.finishedAt),
+    printerGroupId: row.printerGroupId ?? null,
+    movedFrom: parseJson<string[]>(row.movedFrom, []),
   };
 }
 
@@ -210,5 +212,7 @@ export function toListedJob(row: ListedJobRow, organizationId: string): Job {
     printedAt: n(row.printedAt),
     expiresAt: n(row.expiresAt),
     finishedAt: null,
+    printerGroupId: row.printerGroupId ?? null,
+    movedFrom: parseJson<string[]>(row.movedFrom, []),
   };
 }

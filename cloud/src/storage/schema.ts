@@ -139,6 +139,10 @@ export interface JobsTable {
   finishedAt: number | null;
   /** When the sweeper deletes the content (set when the job finishes). */
   contentExpiresAt: number | null;
+  /** The printer group the job named (its printerId is the member that has it now). */
+  printerGroupId: string | null;
+  /** JSON array of the printer ids the job was moved from, oldest first. */
+  movedFrom: Generated<string>;
 }
 
 export interface JobContentsTable {
@@ -173,6 +177,25 @@ export interface IdempotencyKeysTable {
   key: string;
   jobId: string;
   createdAt: number;
+}
+
+export interface PrinterGroupsTable {
+  id: string;
+  organizationId: string;
+  name: string;
+  strategy: string;
+  /** Round-robin's cursor: the member that took the group's last job. */
+  lastPrinterId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface PrinterGroupMembersTable {
+  groupId: string;
+  organizationId: string;
+  /** 0-based order in the group. */
+  position: number;
+  printerId: string;
 }
 
 export interface TemplatesTable {
@@ -379,6 +402,8 @@ export interface Database {
   signingKeys: SigningKeysTable;
   devices: DevicesTable;
   printers: PrintersTable;
+  printerGroups: PrinterGroupsTable;
+  printerGroupMembers: PrinterGroupMembersTable;
   jobs: JobsTable;
   jobContents: JobContentsTable;
   jobEvents: JobEventsTable;

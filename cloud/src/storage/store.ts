@@ -16,6 +16,7 @@ import { MailOutbox } from './mail-outbox.js';
 import type { Dialect } from './dialect.js';
 import { migrateToLatest } from './migrations.js';
 import { OrganizationsRepository } from './organizations.js';
+import { PrinterGroupsRepository } from './printer-groups.js';
 import { SigningKeysRepository } from './signing-keys.js';
 import type { Database } from './schema.js';
 import { TemplatesRepository, type TemplateLimits } from './templates.js';
@@ -40,6 +41,7 @@ export class Store {
   readonly twoFactor: TwoFactorRepository;
   readonly members: MembersRepository;
   readonly devices: DevicesRepository;
+  readonly printerGroups: PrinterGroupsRepository;
   readonly webhooks: WebhooksRepository;
   /** E-mails written with the changes they follow; the mail sender sends them. */
   readonly mailOutbox: MailOutbox;
@@ -74,6 +76,7 @@ export class Store {
     this.twoFactor = new TwoFactorRepository(write);
     this.members = new MembersRepository(db.reader, write, this.mailOutbox);
     this.devices = new DevicesRepository(db.reader, write, outbox);
+    this.printerGroups = new PrinterGroupsRepository(db.reader, write, outbox);
     this.webhooks = new WebhooksRepository(db.reader, write, outbox, this.mailOutbox);
   }
 

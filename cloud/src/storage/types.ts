@@ -152,7 +152,27 @@ export interface Job {
   printedAt: number | null;
   expiresAt: number | null;
   finishedAt: number | null;
+  /** The printer group the job named, or null. */
+  printerGroupId: string | null;
+  /** The printers (members of its group) the job was moved from, oldest first. */
+  movedFrom: string[];
   events?: JobEvent[];
+}
+
+export const GROUP_STRATEGIES = ['failover', 'round-robin'] as const;
+export type GroupStrategy = (typeof GROUP_STRATEGIES)[number];
+
+export interface PrinterGroup {
+  id: string;
+  organizationId: string;
+  name: string;
+  strategy: GroupStrategy;
+  /** Member printer ids, in order. */
+  printerIds: string[];
+  /** Round-robin's cursor: the member that took the group's last job. */
+  lastPrinterId: string | null;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface Template {

@@ -46,6 +46,8 @@ function storedJob(organizationId: string, id: string, state: JobState, at: numb
     printedAt: state === 'printed' ? at : null,
     expiresAt: null,
     finishedAt: state === 'printed' || state === 'failed' ? at : null,
+    printerGroupId: null,
+    movedFrom: [],
   };
 }
 

@@ -85,6 +85,15 @@ export const jobRequestFields = {
   idempotencyKey: z.string().min(1).max(L.maxIdempotencyKeyChars).optional(),
   printer: printerReferenceSchema.optional(),
   printerId: z.string().min(1).max(100).optional(),
+  printerGroupId: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        'a printer group instead of a printer: the job goes to one of its members (failover or round-robin)',
+    }),
   deviceId: z.string().min(1).max(100).optional(),
   alias: z.string().min(1).max(200).optional(),
   templateId: z.string().min(1).max(100).optional(),
@@ -167,6 +176,13 @@ function targetIssues(req: JobRequest): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (req.printer !== undefined && req.printerId !== undefined) {
     issues.push(issue('printer', 'give either printer or printerId, not both'));
+  }
+  if (req.printerGroupId !== undefined) {
+    for (const other of ['printerId', 'printer', 'deviceId', 'alias'] as const) {
+      if (req[other] !== undefined) {
+        issues.push(issue('printerGroupId', `give either printerGroupId or ${other}, not both`));
+      }
+    }
   }
   if (req.alias !== undefined && req.deviceId === undefined) {
     issues.push(issue('alias', 'needs deviceId (or use printer: { alias })'));

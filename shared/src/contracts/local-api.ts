@@ -112,13 +112,29 @@ export type LocalJobState = 'queued' | 'sending' | 'printed' | 'failed' | 'cance
 /** The states a local job ends in. */
 export const FINAL_LOCAL_JOB_STATES: readonly LocalJobState[] = ['printed', 'failed', 'cancelled'];
 
+/**
+ * Where a `job.print` body prints (the rest of the body is POST /v1/jobs's): one printer
+ * (`printerId`, or `printer` by id, alias or name), or instead `printerGroupId`, a group of the
+ * agent's configuration, among whose members on this computer the agent chooses (failover or
+ * round-robin, docs/local-mode.md). Naming both, or a group the agent does not know, is
+ * INVALID_JOB.
+ */
+export interface LocalPrintTarget {
+  printerId?: string;
+  printer?: string | { id?: string; alias?: string; name?: string };
+  printerGroupId?: string;
+}
+
 /** A local job as the page sees it. */
 export interface LocalJob {
   id: string;
   source: 'local';
   idempotencyKey: string | null;
+  /** The printer that has the job now (a group's job may move to another member before it starts). */
   agentPrinterId: string;
   printerId: string | null;
+  /** The group the request named, else null. */
+  printerGroupId: string | null;
   type: string;
   templateId: string | null;
   state: LocalJobState;

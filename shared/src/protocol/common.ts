@@ -83,6 +83,22 @@ export const printerDefaultsSchema = z.object({
 });
 export type PrinterDefaults = z.infer<typeof printerDefaultsSchema>;
 
+/** How a printer group chooses its member (the contract's "Printer groups"). */
+export const GROUP_STRATEGIES = ['failover', 'round-robin'] as const;
+export type GroupStrategy = (typeof GROUP_STRATEGIES)[number];
+
+/**
+ * A printer group as an agent sees it: only this device's members, in the group's order, so that
+ * local mode routes among them with the cloud's rule.
+ */
+export const configPrinterGroupSchema = z.object({
+  id: idSchema,
+  name: fieldSchema.min(1),
+  strategy: z.enum(GROUP_STRATEGIES),
+  agentPrinterIds: z.array(idSchema).min(1).max(L.maxGroupMembers),
+});
+export type ConfigPrinterGroup = z.infer<typeof configPrinterGroupSchema>;
+
 /** The configuration pushed in `welcome` and `config`. */
 export const agentConfigSchema = z.object({
   printers: z
@@ -103,5 +119,10 @@ export const agentConfigSchema = z.object({
   templates: z.array(configTemplateSchema).max(L.maxTemplates).optional(),
   /** Who may print through the agent's local server. Absent from older clouds. */
   local: localSettingsSchema.optional(),
+  /**
+   * Each printer group of the organization with at least one member on this device, with only
+   * this device's members, in group order. Absent from older clouds: no groups.
+   */
+  printerGroups: z.array(configPrinterGroupSchema).max(L.maxPrinterGroups).optional(),
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;

@@ -40,6 +40,12 @@ export const PROTOCOL_LIMITS = {
   maxIdempotencyKeyChars: 255,
   /** State changes in one local job's history. */
   maxJobEvents: 100,
+  /** Features an agent announces in `hello` (`job.withdraw`), and characters of one. */
+  maxFeatures: 32,
+  maxFeatureChars: 64,
+  /** Printer groups in one configuration, and members of one group (the contract's 1 to 20). */
+  maxPrinterGroups: 100,
+  maxGroupMembers: 20,
   /** Allowed range of the heartbeat interval the cloud asks for. */
   minHeartbeatIntervalMs: 1000,
   maxHeartbeatIntervalMs: 300_000,

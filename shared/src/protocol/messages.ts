@@ -37,7 +37,15 @@ export const helloSchema = z.object({
   printers: z.array(printerInfoSchema).max(L.maxPrinters),
   hidden: hiddenPrintersSchema,
   queue: queueSummarySchema.optional(),
+  /**
+   * What this agent implements beyond protocol version 1: `job.withdraw` (it answers
+   * job.withdraw and reports `started`). Absent (older agents): nothing.
+   */
+  features: z.array(z.string().min(1).max(L.maxFeatureChars)).max(L.maxFeatures).optional(),
 });
+
+/** The features this code implements, as an agent announces them in `hello`. */
+export const AGENT_FEATURES = ['job.withdraw'] as const;
 
 export const heartbeatSchema = z.object({
   type: z.literal('heartbeat'),
@@ -66,16 +74,36 @@ export const jobAckSchema = z.object({
   attempt: z.number().int().min(1),
 });
 
-export const jobProgressSchema = z.object({
-  type: z.literal('job.progress'),
-  jobId: idSchema,
-  attempt: z.number().int().min(1),
-  /** `printing`: the first byte is about to go out. `retry_scheduled`: back in the queue. */
-  stage: z.enum(['printing', 'retry_scheduled']),
-  errorCode: errorCodeSchema.optional(),
-  errorMessage: textSchema.optional(),
-  nextAttemptAt: isoDateSchema.optional(),
-});
+export const JOB_PROGRESS_STAGES = ['printing', 'retry_scheduled', 'waiting'] as const;
+
+export const jobProgressSchema = z
+  .object({
+    type: z.literal('job.progress'),
+    jobId: idSchema,
+    attempt: z.number().int().min(1),
+    /**
+     * `printing`: the first byte is about to go out. `retry_scheduled`: back in the queue.
+     * `waiting`: held durably, no byte sent, until the printer is ready (errorCode says why).
+     */
+    stage: z.enum(JOB_PROGRESS_STAGES),
+    /**
+     * false: no byte of this attempt can have reached the printer. true: some may have.
+     * Absent (older agents): may have printed.
+     */
+    started: z.boolean().optional(),
+    errorCode: errorCodeSchema.optional(),
+    errorMessage: textSchema.optional(),
+    nextAttemptAt: isoDateSchema.optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.stage !== 'waiting') return;
+    if (m.started !== false) {
+      ctx.addIssue({ code: 'custom', path: ['started'], message: 'waiting needs started: false' });
+    }
+    if (m.errorCode === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['errorCode'], message: 'waiting needs an errorCode' });
+    }
+  });
 
 export const jobResultSchema = z
   .object({
@@ -103,6 +131,24 @@ export const jobCancelledSchema = z.object({
   reason: z.enum(['not_started', 'started', 'finished', 'unknown_job']),
   at: isoDateSchema,
 });
+
+/**
+ * The answer to job.withdraw. withdrawn: true (reason not_started) means the agent dropped the
+ * job and will send no byte of it unless the job is dispatched to it again.
+ */
+export const jobWithdrawnSchema = z
+  .object({
+    type: z.literal('job.withdrawn'),
+    id: idSchema,
+    jobId: idSchema,
+    withdrawn: z.boolean(),
+    reason: z.enum(['not_started', 'started', 'finished', 'unknown_job']),
+    at: isoDateSchema,
+  })
+  .refine((m) => m.withdrawn === (m.reason === 'not_started'), {
+    message: 'withdrawn is true exactly when the reason is not_started',
+    path: ['withdrawn'],
+  });
 
 // ---------------------------------------------------------------- cloud → agent
 
@@ -176,7 +222,15 @@ export const jobCancelSchema = z.object({
   jobId: idSchema,
 });
 
-/** Confirms a message that carried an `id` (job.result, job.cancelled, job.local). */
+/** Give this job back if no byte of it can have printed (only to agents with that feature). */
+export const jobWithdrawSchema = z.object({
+  type: z.literal('job.withdraw'),
+  jobId: idSchema,
+});
+
+/**
+ * Confirms a message that carried an `id` (job.result, job.cancelled, job.withdrawn, job.local).
+ */
 export const ackSchema = z.object({
   type: z.literal('ack'),
   id: idSchema,
@@ -216,6 +270,7 @@ export const AGENT_MESSAGE_SCHEMAS = {
   'job.result': jobResultSchema,
   'job.cancelled': jobCancelledSchema,
   'job.local': jobLocalSchema,
+  'job.withdrawn': jobWithdrawnSchema,
 } as const;
 
 export const CLOUD_MESSAGE_SCHEMAS = {
@@ -223,6 +278,7 @@ export const CLOUD_MESSAGE_SCHEMAS = {
   config: configSchema,
   'job.dispatch': jobDispatchSchema,
   'job.cancel': jobCancelSchema,
+  'job.withdraw': jobWithdrawSchema,
   ack: ackSchema,
   error: errorMessageSchema,
   close: closeSchema,

@@ -492,3 +492,126 @@ describe('origins of allowedOrigins', () => {
     assert.match(originProblem(at.replace('.com', 'a.com')) ?? '', /at most 255/);
   });
 });
+
+describe('printer groups on the agent protocol', () => {
+  const L = PROTOCOL_LIMITS;
+  const at = '2026-01-01T00:00:00.000Z';
+  const agent = (message: object) => parseAgentMessage(JSON.stringify(message));
+  const cloud = (message: object) => parseCloudMessage(JSON.stringify(message));
+  const progress = (extra: object) =>
+    agent({ type: 'job.progress', jobId: 'job_1', attempt: 1, ...extra });
+  const withdrawn = (extra: object) =>
+    agent({ type: 'job.withdrawn', id: 'w1', jobId: 'job_1', at, ...extra });
+  const group = {
+    id: 'grp_1',
+    name: 'Kitchen',
+    strategy: 'failover',
+    agentPrinterIds: ['p_1', 'p_2'],
+  };
+  const config = (printerGroups: unknown) =>
+    cloud({ type: 'config', config: { printers: [], printerGroups } });
+
+  test('hello announces its features, capped at 32 of 1 to 64 characters', () => {
+    const withFeatures = (features: string[]) => agent({ ...hello, features });
+    const parsed = withFeatures(['job.withdraw']);
+    assert.equal(parsed.ok, true);
+    if (parsed.ok && parsed.message.type === 'hello') {
+      assert.deepEqual(parsed.message.features, ['job.withdraw']);
+    }
+    assert.equal(agent(hello).ok, true, 'an older agent sends none');
+    assert.equal(withFeatures(Array(L.maxFeatures).fill('f')).ok, true);
+    const tooMany = withFeatures(Array(L.maxFeatures + 1).fill('f'));
+    assert.equal(!tooMany.ok && tooMany.error.issues[0]!.path, 'features');
+    assert.equal(withFeatures(['f'.repeat(L.maxFeatureChars)]).ok, true);
+    const tooLong = withFeatures(['f'.repeat(L.maxFeatureChars + 1)]);
+    assert.equal(!tooLong.ok && tooLong.error.issues[0]!.path, 'features[0]');
+    assert.equal(withFeatures(['']).ok, false);
+  });
+
+  test('job.progress says whether the attempt started, and may wait for the printer', () => {
+    assert.equal(progress({ stage: 'printing', started: true }).ok, true);
+    const notStarted = progress({
+      stage: 'retry_scheduled',
+      started: false,
+      errorCode: 'CONNECTION_REFUSED',
+    });
+    assert.equal(notStarted.ok, true);
+    if (notStarted.ok && notStarted.message.type === 'job.progress') {
+      assert.equal(notStarted.message.started, false);
+    }
+    assert.equal(progress({ stage: 'retry_scheduled' }).ok, true, 'older agents omit started');
+    for (const errorCode of ['PRINTER_OFFLINE', 'PAPER_OUT', 'COVER_OPEN']) {
+      assert.equal(progress({ stage: 'waiting', started: false, errorCode }).ok, true, errorCode);
+    }
+    const startedWaiting = progress({ stage: 'waiting', started: true, errorCode: 'PAPER_OUT' });
+    assert.equal(!startedWaiting.ok && startedWaiting.error.issues[0]!.path, 'started');
+    const noStarted = progress({ stage: 'waiting', errorCode: 'PAPER_OUT' });
+    assert.equal(!noStarted.ok && noStarted.error.issues[0]!.path, 'started');
+    const noCode = progress({ stage: 'waiting', started: false });
+    assert.equal(!noCode.ok && noCode.error.issues[0]!.path, 'errorCode');
+    assert.equal(progress({ stage: 'paused', started: false }).ok, false);
+    assert.equal(progress({ stage: 'printing', started: 'no' }).ok, false);
+  });
+
+  test('job.withdraw is a cloud message with a job id, never an agent one', () => {
+    assert.equal(cloud({ type: 'job.withdraw', jobId: 'job_1' }).ok, true);
+    assert.equal(cloud({ type: 'job.withdraw', jobId: 'j'.repeat(L.maxIdChars) }).ok, true);
+    const long = cloud({ type: 'job.withdraw', jobId: 'j'.repeat(L.maxIdChars + 1) });
+    assert.equal(!long.ok && long.error.issues[0]!.path, 'jobId');
+    assert.equal(cloud({ type: 'job.withdraw' }).ok, false);
+    assert.equal(agent({ type: 'job.withdraw', jobId: 'job_1' }).ok, false);
+  });
+
+  test('job.withdrawn is withdrawn exactly when the job had not started', () => {
+    assert.equal(withdrawn({ withdrawn: true, reason: 'not_started' }).ok, true);
+    for (const reason of ['started', 'finished', 'unknown_job']) {
+      assert.equal(withdrawn({ withdrawn: false, reason }).ok, true, reason);
+      const contradiction = withdrawn({ withdrawn: true, reason });
+      assert.equal(!contradiction.ok && contradiction.error.issues[0]!.path, 'withdrawn', reason);
+    }
+    assert.equal(withdrawn({ withdrawn: false, reason: 'not_started' }).ok, false);
+    assert.equal(withdrawn({ withdrawn: true, reason: 'gone' }).ok, false);
+    const noId = agent({
+      type: 'job.withdrawn',
+      jobId: 'job_1',
+      withdrawn: true,
+      reason: 'not_started',
+      at,
+    });
+    assert.equal(!noId.ok && noId.error.issues[0]!.path, 'id');
+    const text = JSON.stringify({
+      type: 'job.withdrawn',
+      id: 'w1',
+      jobId: 'j',
+      withdrawn: false,
+      reason: 'started',
+      at,
+    });
+    assert.equal(parseCloudMessage(text).ok, false);
+  });
+
+  test('a config carries printer groups, at most 100 of 1 to 20 members each', () => {
+    const parsed = config([group, { ...group, id: 'grp_2', strategy: 'round-robin' }]);
+    assert.equal(parsed.ok, true);
+    if (parsed.ok && parsed.message.type === 'config') {
+      assert.deepEqual(parsed.message.config.printerGroups![0], group);
+    }
+    assert.equal(cloud({ type: 'config', config: { printers: [] } }).ok, true, 'older clouds');
+    assert.equal(config(Array(L.maxPrinterGroups).fill(group)).ok, true);
+    const tooMany = config(Array(L.maxPrinterGroups + 1).fill(group));
+    assert.equal(!tooMany.ok && tooMany.error.issues[0]!.path, 'config.printerGroups');
+    const members = (n: number) => config([{ ...group, agentPrinterIds: Array(n).fill('p_1') }]);
+    assert.equal(members(L.maxGroupMembers).ok, true);
+    const over = members(L.maxGroupMembers + 1);
+    assert.equal(!over.ok && over.error.issues[0]!.path, 'config.printerGroups[0].agentPrinterIds');
+    assert.equal(members(0).ok, false);
+    assert.equal(members(1).ok, true);
+    const strategy = config([{ ...group, strategy: 'random' }]);
+    assert.equal(
+      !strategy.ok && strategy.error.issues[0]!.path,
+      'config.printerGroups[0].strategy',
+    );
+    assert.equal(config([{ ...group, name: '' }]).ok, false);
+    assert.equal(config([{ ...group, id: 'g'.repeat(L.maxIdChars + 1) }]).ok, false);
+  });
+});

@@ -17,6 +17,8 @@ import { deviceOperations, deviceRoutes } from './device-routes.js';
 import { eventOperations, eventRoutes, type EventStreamOptions } from './event-routes.js';
 import { jobDashboardOperations, jobDashboardRoutes } from './job-routes.js';
 import { printerOperations, printerRoutes } from './printer-routes.js';
+import { printerGroupOperations, printerGroupRoutes } from './printer-group-routes.js';
+import type { PrinterGroupService } from '../../services/printer-groups.js';
 import type { JobService } from '../../services/jobs.js';
 import type { LiveEvents } from '../../services/live-events.js';
 import { orgOperations, orgRoutes } from './org-routes.js';
@@ -31,6 +33,7 @@ export const DASHBOARD_OPERATIONS: Operation[] = [
   ...Object.values(templateOperations),
   ...Object.values(jobDashboardOperations),
   ...Object.values(printerOperations),
+  ...Object.values(printerGroupOperations),
   ...Object.values(eventOperations),
 ];
 
@@ -43,6 +46,7 @@ export interface DashboardDeps {
   signingKeys: SigningKeyService;
   templates: TemplateService;
   inventory: InventoryService;
+  printerGroups: PrinterGroupService;
   /** The /v1 job service: the dashboard's jobs go through it. */
   jobs: JobService;
   /** The live channel's side of the bus (GET /orgs/{orgId}/events). */
@@ -83,6 +87,7 @@ export function dashboardRoutes(deps: DashboardDeps): Router[] {
       clockNow: () => deps.clock.now(),
       defaultPageSize,
     }),
+    printerGroupRoutes({ accounts, members, groups: deps.printerGroups }),
     eventRoutes({
       accounts,
       members,

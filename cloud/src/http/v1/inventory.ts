@@ -1,17 +1,27 @@
-/** /v1/printers, /v1/devices and /v1/templates: read-only views of the organization's inventory. */
+/**
+ * /v1/printers, /v1/printer-groups, /v1/devices and /v1/templates: read-only views of the
+ * organization's inventory.
+ */
 import { Router } from 'express';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { InventoryService } from '../../services/inventory.js';
+import type { PrinterGroupService } from '../../services/printer-groups.js';
 import type { TemplateService } from '../../services/templates.js';
 import { auth } from '../context.js';
 import { mount, parseWith, type Guards, type Operation } from '../operation.js';
-import { presentDevice, presentPrinter, presentTemplate } from '../../resources/present.js';
+import {
+  presentDevice,
+  presentPrinter,
+  presentPrinterGroup,
+  presentTemplate,
+} from '../../resources/present.js';
 import {
   deviceListQuerySchema,
   deviceSchema,
   errorBodySchema,
   idParamsSchema,
   listSchema,
+  printerGroupSchema,
   printerListQuerySchema,
   printerSchema,
   templateSchema,
@@ -38,6 +48,33 @@ export const inventoryOperations = {
     params: idParamsSchema,
     responses: {
       200: { description: 'the printer', schema: printerSchema },
+      404: error('NOT_FOUND'),
+    },
+  },
+  listPrinterGroups: {
+    method: 'get',
+    path: '/v1/printer-groups',
+    summary: 'Every printer group of the organization, oldest first, in one page',
+    description:
+      'A job names a group with `printerGroupId` instead of a printer; it goes to one member (failover or round-robin).',
+    tag: 'Printers',
+    auth: 'printers:read',
+    responses: {
+      200: {
+        description: 'all groups; nextCursor is null',
+        schema: listSchema(printerGroupSchema),
+      },
+    },
+  },
+  getPrinterGroup: {
+    method: 'get',
+    path: '/v1/printer-groups/{id}',
+    summary: 'Read a printer group',
+    tag: 'Printers',
+    auth: 'printers:read',
+    params: idParamsSchema,
+    responses: {
+      200: { description: 'the group', schema: printerGroupSchema },
       404: error('NOT_FOUND'),
     },
   },
@@ -87,11 +124,15 @@ export const inventoryOperations = {
 } satisfies Record<string, Operation>;
 
 export function inventoryRoutes(
-  deps: { inventory: InventoryService; templates: TemplateService },
+  deps: {
+    inventory: InventoryService;
+    templates: TemplateService;
+    printerGroups: PrinterGroupService;
+  },
   guards: Guards,
   defaultPageSize: number,
 ): Router {
-  const { inventory, templates } = deps;
+  const { inventory, templates, printerGroups } = deps;
   const router = Router();
   const ops = inventoryOperations;
   const visibility = (mode: string) => ({ includeSandbox: mode === 'test' });
@@ -114,6 +155,18 @@ export function inventoryRoutes(
     const printer = await inventory.getPrinter(a.organization.id, id, visibility(a.mode));
     if (!printer) throw new PrintwireError('NOT_FOUND', `no printer ${id}`);
     res.json(presentPrinter(printer));
+  });
+
+  mount(router, guards, ops.listPrinterGroups, async (_req, res) => {
+    const a = auth(res);
+    const list = await printerGroups.list(a.organization.id);
+    res.json({ data: list.map(presentPrinterGroup), nextCursor: null });
+  });
+
+  mount(router, guards, ops.getPrinterGroup, async (req, res) => {
+    const a = auth(res);
+    const { id } = parseWith(idParamsSchema, req.params);
+    res.json(presentPrinterGroup(await printerGroups.get(a.organization.id, id)));
   });
 
   mount(router, guards, ops.listDevices, async (req, res) => {
