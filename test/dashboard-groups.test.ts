@@ -99,15 +99,15 @@ describe('printer groups in the dashboard', () => {
     assert.deepEqual(await editorOrder(), ['Kitchen 1', 'Kitchen 2', 'Bar']);
     await members.getByText('Online', { exact: true }).nth(2).waitFor();
 
-    await page.getByRole('button', { name: 'Move Bar up' }).click();
+    await page.getByRole('button', { name: 'Move up: Bar' }).click();
     assert.deepEqual(await editorOrder(), ['Kitchen 1', 'Bar', 'Kitchen 2']);
     await members.getByRole('status').getByText('Bar is now number 2 of 3.').waitFor();
     // The focus stays on the moved printer's button: Enter moves it again; at the top, the
     // focus goes to its other button.
-    assert.equal(await focusedLabel(), 'Move Bar up');
+    assert.equal(await focusedLabel(), 'Move up: Bar');
     await page.keyboard.press('Enter');
     assert.deepEqual(await editorOrder(), ['Bar', 'Kitchen 1', 'Kitchen 2']);
-    assert.equal(await focusedLabel(), 'Move Bar down');
+    assert.equal(await focusedLabel(), 'Move down: Bar');
     await page.keyboard.press('Enter');
     assert.deepEqual(await editorOrder(), ['Kitchen 1', 'Bar', 'Kitchen 2']);
 
@@ -145,7 +145,7 @@ describe('printer groups in the dashboard', () => {
     await page.getByRole('heading', { name: 'Group "Kitchen"', level: 1 }).waitFor();
     assert.deepEqual(await editorOrder(), ['Kitchen 1', 'Bar', 'Kitchen 2']);
     await page.getByRole('radio', { name: /^Failover/ }).check();
-    await page.getByRole('button', { name: 'Move Bar down' }).click();
+    await page.getByRole('button', { name: 'Move down: Bar' }).click();
     await page.getByRole('button', { name: 'Save group' }).click();
     const row = groupRow('Kitchen');
     await row.getByText('Failover', { exact: true }).waitFor();

@@ -14,7 +14,7 @@ export function StrategyWords({ strategy }: { strategy: Strategy }) {
   const words = useStrategyWords()[strategy];
   return (
     <>
-      {words?.name ?? strategy}
+      <span>{words?.name ?? strategy}</span>
       {words && <span className="hint block">{words.what}</span>}
     </>
   );
