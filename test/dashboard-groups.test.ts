@@ -131,6 +131,7 @@ describe('printer groups in the dashboard', () => {
     await row.getByText('Round-robin', { exact: true }).waitFor();
     // Stored in that order: the list shows it after a reload too.
     await page.reload();
+    await row.locator('.member-name').nth(2).waitFor();
     assert.deepEqual(await row.locator('.member-name').allTextContents(), [
       'Kitchen 1',
       'Bar',

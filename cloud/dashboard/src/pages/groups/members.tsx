@@ -123,7 +123,7 @@ export function MemberOrder({
               <span className="member-actions">
                 {index > 0 && (
                   <Button
-                    variant="secondary"
+                    className="button secondary move-up"
                     data-move={`${id}:up`}
                     aria-label={t('groups.members.moveUpNamed', { name })}
                     onClick={() => move(index, 'up')}
@@ -133,7 +133,7 @@ export function MemberOrder({
                 )}
                 {index < printerIds.length - 1 && (
                   <Button
-                    variant="secondary"
+                    className="button secondary move-down"
                     data-move={`${id}:down`}
                     aria-label={t('groups.members.moveDownNamed', { name })}
                     onClick={() => move(index, 'down')}
@@ -142,7 +142,7 @@ export function MemberOrder({
                   </Button>
                 )}
                 <Button
-                  variant="secondary"
+                  className="button secondary remove"
                   data-remove
                   aria-label={t('groups.members.removeNamed', { name })}
                   onClick={() => remove(index)}

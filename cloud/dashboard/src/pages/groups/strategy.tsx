@@ -13,9 +13,9 @@ export function useStrategyWords(): Record<Strategy, { name: string; what: strin
 export function StrategyWords({ strategy }: { strategy: Strategy }) {
   const words = useStrategyWords()[strategy];
   return (
-    <>
+    <div>
       <span>{words?.name ?? strategy}</span>
       {words && <span className="hint block">{words.what}</span>}
-    </>
+    </div>
   );
 }
