@@ -126,7 +126,6 @@ export function createApp(deps: AppDeps): CloudApp {
   const { store, cache, bus, clock, logger, config } = deps;
   const jobs = new JobService({ store, bus, clock, logger, config });
   const sweeper = new Sweeper({ store, jobs, clock, logger, bus });
-  const devices = new DeviceService({ store, bus, clock, logger });
   const { dispatch, ...gatewayOptions } = deps.gateway ?? {};
   const dispatcher = new JobDispatcher({
     store,
@@ -135,6 +134,7 @@ export function createApp(deps: AppDeps): CloudApp {
     logger,
     ...(dispatch ? { options: dispatch } : {}),
   });
+  const devices = new DeviceService({ store, bus, clock, logger, groups: dispatcher.groups });
   const agentConfig = new AgentConfigService({ store, bus, logger });
   const gateway = new AgentGateway({
     devices,

@@ -64,6 +64,8 @@ export class AgentConnection implements DeviceLink {
   private welcomed = false;
   /** From hello: decides which templates the agent receives (no HTML before 1.0.1). */
   private agentVersion = '';
+  /** What the agent announced in hello beyond protocol 1 (`job.withdraw`). */
+  features: readonly string[] = [];
   /** A configuration change arrived between hello and welcome: push once welcomed. */
   private configStale = false;
   private badMessages = 0;
@@ -193,6 +195,10 @@ export class AgentConnection implements DeviceLink {
         dispatcher.cancelled(this, message);
         this.send({ type: 'ack', id: message.id });
         return;
+      case 'job.withdrawn':
+        await dispatcher.withdrawn(this, message);
+        this.send({ type: 'ack', id: message.id });
+        return;
       case 'job.local':
         await this.localJob(message);
         return;
@@ -253,6 +259,7 @@ export class AgentConnection implements DeviceLink {
       return;
     }
     this.agentVersion = message.agentVersion;
+    this.features = message.features ?? [];
     const [printers, organization] = await Promise.all([
       this.host.devices.connected(this.device, message),
       this.host.agentConfig.organizationConfig(this.organizationId),

@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import pino from 'pino';
 import { MemoryBus } from '../bus/memory.js';
 import type { Store } from '../storage/store.js';
+import type { Printer, PrinterGroup } from '../storage/types.js';
 import {
   AgentConfigService,
   compareVersions,
+  printerGroupsConfig,
   receivesHtmlTemplates,
   type OrganizationConfig,
 } from './agent-config.js';
@@ -55,6 +57,7 @@ test('templates beyond the size budget are left out, the first ones kept, and th
       signingKeys: [],
       localDownloadsToPrivateNetwork: false,
     },
+    printerGroups: [],
   };
   const config = service.configFor(organization, [], '1.1.0', 'dev_1');
   assert.deepEqual(
@@ -97,10 +100,40 @@ test('the default budget carries the spec’s 200 templates of 2 MB in one messa
         signingKeys: [],
         localDownloadsToPrivateNetwork: false,
       },
+      printerGroups: [],
     },
     [],
     '1.1.0',
     'dev_1',
   );
   assert.equal(config.templates!.length, 200);
+});
+
+test('an agent gets each group with a member on its computer, only those members, in group order', () => {
+  const printer = (id: string, deviceId: string) =>
+    ({ id, deviceId, agentPrinterId: `agent-${id}` }) as Printer;
+  const group = (id: string, printerIds: string[], strategy: PrinterGroup['strategy']) =>
+    ({ id, name: `Group ${id}`, strategy, printerIds }) as PrinterGroup;
+  const mine = [printer('p3', 'dev_1'), printer('p1', 'dev_1')];
+  const groups = [
+    group('grp_a', ['p1', 'p2', 'p3'], 'failover'),
+    group('grp_b', ['p2'], 'round-robin'),
+    group('grp_c', ['p3', 'p1'], 'round-robin'),
+  ];
+  assert.deepEqual(printerGroupsConfig(groups, mine), [
+    {
+      id: 'grp_a',
+      name: 'Group grp_a',
+      strategy: 'failover',
+      agentPrinterIds: ['agent-p1', 'agent-p3'],
+    },
+    {
+      id: 'grp_c',
+      name: 'Group grp_c',
+      strategy: 'round-robin',
+      agentPrinterIds: ['agent-p3', 'agent-p1'],
+    },
+  ]);
+  const many = Array.from({ length: 101 }, (_, i) => group(`grp_${i}`, ['p1'], 'failover'));
+  assert.equal(printerGroupsConfig(many, mine).length, 100);
 });

@@ -16,7 +16,7 @@ import {
 import { isLabelDpi, isLabelSize } from '@printwire/shared/label-graphics/label-size';
 import type { EventBus } from '../bus/events.js';
 import type { Store } from '../storage/store.js';
-import type { Printer } from '../storage/types.js';
+import type { Printer, PrinterGroup } from '../storage/types.js';
 
 /** The spec: HTML templates reach agents from version 1.0.1 on (older ones cannot print them). */
 export const HTML_TEMPLATES_FROM = '1.0.1';
@@ -51,6 +51,8 @@ export function compareVersions(a: string, b: string): number {
 export interface OrganizationConfig {
   templates: ConfigTemplate[];
   local: LocalSettings;
+  /** The organization's printer groups (each agent gets those with members on its computer). */
+  printerGroups: PrinterGroup[];
 }
 
 export interface AgentConfigDeps {
@@ -92,10 +94,11 @@ export class AgentConfigService implements ConfigNotifier {
   /** The organization-wide part; undefined when the organization is gone. */
   async organizationConfig(organizationId: string): Promise<OrganizationConfig | undefined> {
     const { store } = this.deps;
-    const [organization, templates, keys] = await Promise.all([
+    const [organization, templates, keys, printerGroups] = await Promise.all([
       store.organizations.get(organizationId),
       store.templates.list(organizationId),
       store.signingKeys.listActive(organizationId),
+      store.printerGroups.list(organizationId),
     ]);
     if (!organization) return undefined;
     return {
@@ -120,6 +123,7 @@ export class AgentConfigService implements ConfigNotifier {
           .slice(0, PROTOCOL_LIMITS.maxSigningKeys)
           .map((k) => ({ id: k.id, publicKey: k.publicKey })),
       },
+      printerGroups,
     };
   }
 
@@ -160,8 +164,35 @@ export class AgentConfigService implements ConfigNotifier {
         'templates left out of an agent configuration: too large for one message',
       );
     }
-    return { printers: printersConfig(printers), templates, local: organization.local };
+    return {
+      printers: printersConfig(printers),
+      templates,
+      local: organization.local,
+      printerGroups: printerGroupsConfig(organization.printerGroups, printers),
+    };
   }
+}
+
+/**
+ * The printer groups part (docs/agent-protocol.md "Printer groups"): each group with a member on
+ * this device, with only this device's members, in group order (at most the protocol's 100).
+ */
+export function printerGroupsConfig(
+  groups: readonly PrinterGroup[],
+  printers: readonly Printer[],
+): NonNullable<AgentConfig['printerGroups']> {
+  const agentIds = new Map(printers.map((p) => [p.id, p.agentPrinterId]));
+  const out: NonNullable<AgentConfig['printerGroups']> = [];
+  for (const group of groups) {
+    const agentPrinterIds = group.printerIds.flatMap((id) => {
+      const agentId = agentIds.get(id);
+      return agentId === undefined ? [] : [agentId];
+    });
+    if (agentPrinterIds.length === 0) continue;
+    out.push({ id: group.id, name: group.name, strategy: group.strategy, agentPrinterIds });
+    if (out.length === PROTOCOL_LIMITS.maxPrinterGroups) break;
+  }
+  return out;
 }
 
 /** The printers part: per-printer defaults and the cloud's printer ids. */

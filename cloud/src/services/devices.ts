@@ -26,6 +26,8 @@ export interface DeviceServiceDeps {
   bus: EventBus;
   clock: Clock;
   logger: Logger;
+  /** Printer groups route their jobs when members change status (GroupRouter). */
+  groups?: { printersChanged(organizationId: string, printers: Printer[]): Promise<void> };
 }
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -166,6 +168,8 @@ export class DeviceService {
     if (presence && presence.before.status !== 'online') {
       await this.publishDevice('device.online', presence.after, now);
     }
+    // Its printers are ready only now that the device shows online.
+    await this.deps.groups?.printersChanged(device.organizationId, printers);
     return printers;
   }
 
@@ -248,6 +252,15 @@ export class DeviceService {
         at: new Date(now).toISOString(),
         resource: presentPrinter(printer),
       });
+    }
+    // Then the printer groups whose members changed route their jobs.
+    const changed = changes.filter((c) => c.previousStatus !== c.printer.status);
+    const organizationId = changed[0]?.printer.organizationId;
+    if (organizationId !== undefined) {
+      await this.deps.groups?.printersChanged(
+        organizationId,
+        changed.map((c) => c.printer),
+      );
     }
   }
 

@@ -25,6 +25,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 import type { JobContent } from '../storage/jobs.js';
 import type { Job, JobState } from '../storage/types.js';
+import { GroupRouter, type WithdrawChannel } from './group-router.js';
 import type { JobService } from './jobs.js';
 
 /** The gateway's handle on one connected device (on this instance). */
@@ -33,6 +34,8 @@ export interface DeviceLink {
   deviceId: string;
   /** Sends a message; false when the socket is gone. */
   send(message: CloudMessage): boolean;
+  /** What the agent announced in hello (`job.withdraw`: it gives back a job not started). */
+  readonly features?: readonly string[];
 }
 
 export interface DispatcherOptions {
@@ -88,7 +91,9 @@ export function toDispatchedJob(job: Job, content: Buffer, agentPrinterId: strin
 /** Most printers whose agent id is remembered (see `JobDispatcher.printerOf`). */
 const MAX_KNOWN_PRINTERS = 100_000;
 
-export class JobDispatcher {
+export class JobDispatcher implements WithdrawChannel {
+  /** Printer-group jobs: handed to members as their status changes, moved while not started. */
+  readonly groups: GroupRouter;
   private readonly links = new Map<string, DeviceLink>();
   /**
    * Printer id → its device and agent printer id. Both never change for a printer (printers are
@@ -103,6 +108,7 @@ export class JobDispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
+    this.groups = new GroupRouter(deps, this);
   }
 
   /** The device is connected here from now on (replacing an older link of the same device). */
@@ -189,6 +195,7 @@ export class JobDispatcher {
     const job = found?.job;
     if (!job || job.state !== 'queued' || job.deviceId !== link.deviceId) return false;
     const content = found.content ? { content: found.content, preview: null } : undefined;
+    if (job.printerGroupId !== null) return this.dispatchGroupJob(link, job, content);
     if (!(await this.sendJob(link, { ...job, attempt: job.attempt + 1 }, content))) return false;
     try {
       await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {}, null, {
@@ -202,6 +209,61 @@ export class JobDispatcher {
       if (now?.state === 'cancelled') link.send({ type: 'job.cancel', jobId });
       return false;
     }
+  }
+
+  /**
+   * A printer-group job is claimed before it is sent: queued → sending only while its member is
+   * still this one (another instance may have moved it), so that it never reaches two members.
+   * Sent and not acknowledged, it is sent again with the device's backlog, or moved if the device
+   * is gone (GroupRouter).
+   */
+  private async dispatchGroupJob(
+    link: DeviceLink,
+    job: Job,
+    content: JobContent | undefined,
+  ): Promise<boolean> {
+    let claimed: Job;
+    try {
+      claimed = await this.deps.jobs.transition(
+        link.organizationId,
+        job.id,
+        'sending',
+        { onlyIfPrinter: job.printerId },
+        null,
+        { durable: false },
+      );
+    } catch (error) {
+      if (!(error instanceof PrintwireError)) throw error;
+      return false;
+    }
+    return this.sendJob(link, claimed, content);
+  }
+
+  /** `job.withdraw` to the agent holding the job, if it is connected here and knows the message. */
+  askWithdraw(job: Job): boolean {
+    const link = job.deviceId ? this.links.get(job.deviceId) : undefined;
+    if (!link || link.organizationId !== job.organizationId) return false;
+    if (!link.features?.includes('job.withdraw')) return false;
+    return link.send({ type: 'job.withdraw', jobId: job.id });
+  }
+
+  isAcknowledged(job: Job): boolean {
+    return this.acked.has(`${job.id}:${job.attempt}`);
+  }
+
+  /** `job.withdrawn`: given back (withdrawn:true), the job moves on; otherwise nothing changes. */
+  async withdrawn(link: DeviceLink, message: AgentMessageOf<'job.withdrawn'>): Promise<void> {
+    const job = await this.ownJob(link, message.jobId);
+    if (!job) return;
+    if (!message.withdrawn) {
+      this.deps.logger.info(
+        { jobId: job.id, reason: message.reason },
+        'the agent kept a job it was asked to give back',
+      );
+      return;
+    }
+    this.acked.delete(`${job.id}:${job.attempt}`);
+    await this.groups.withdrawn(job);
   }
 
   private async sendJob(
@@ -276,6 +338,10 @@ export class JobDispatcher {
       await this.move(job.organizationId, job.id, 'queued', {});
     } else if (message.stage === 'printing' && job.state === 'queued' && job.dispatchedAt) {
       await this.move(job.organizationId, job.id, 'sending', {});
+    }
+    // No byte of it went out: a group job may go to another member (asked back first).
+    if (message.started === false && message.stage !== 'printing') {
+      await this.groups.notStarted(job);
     }
   }
 

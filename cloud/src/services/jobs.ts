@@ -20,6 +20,7 @@ import {
   type LabelPreview,
 } from '../sandbox/label-preview.js';
 import type { WriteOptions } from '../storage/group-commit.js';
+import type { TransitionInfo } from '../storage/job-states.js';
 import type { JobFilter, LocalJobResult, NewJob } from '../storage/jobs.js';
 import type { LocalJob } from '@printwire/shared/protocol/index';
 import type { Store } from '../storage/store.js';
@@ -386,7 +387,7 @@ export class JobService {
     organizationId: string,
     jobId: string,
     to: JobState,
-    info: { errorCode?: string | null; errorMessage?: string | null },
+    info: TransitionInfo,
     mode: Mode | null = null,
     options?: WriteOptions,
   ): Promise<Job> {

@@ -1,0 +1,308 @@
+/**
+ * Printer groups through the real gateway (WebSocket agents of the protocol, real store): a job
+ * goes to the member the strategy picks from the printers' live status, waits when none is
+ * ready, and moves only when the agent gives it back (job.withdrawn) or never acknowledged it.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  PROTOCOL_VERSION,
+  type CloudMessageOf,
+  type PrinterInfo,
+} from '@printwire/shared/protocol/index';
+import type { BootstrapResult } from '../services/bootstrap.js';
+import { hashSecret } from '../services/api-keys.js';
+import { openTestStore } from '../testing/stores.js';
+import type { Store } from '../storage/store.js';
+import type { GroupStrategy, Job } from '../storage/types.js';
+import {
+  printerInfo,
+  startGatewayHarness,
+  TestAgent,
+  type GatewayHarness,
+} from '../testing/gateway.js';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('printer groups through the gateway', () => {
+  let h: GatewayHarness;
+  let store: Store;
+  let cleanup: () => Promise<void>;
+
+  before(async () => {
+    ({ store, cleanup } = await openTestStore('sqlite'));
+    h = await startGatewayHarness({ store });
+  });
+  after(async () => {
+    await h.close();
+    await cleanup();
+  });
+
+  let codes = 0;
+  /** An agent with `printers` online; `features` as it announces them in hello. */
+  async function agentWith(
+    org: BootstrapResult,
+    printers: PrinterInfo[],
+    features: string[] | undefined = ['job.withdraw'],
+  ): Promise<{ agent: TestAgent; deviceId: string }> {
+    const code = `GRP-${++codes}-${Date.now()}`;
+    await store.organizations.createActivationCode(
+      org.orgId,
+      { codeHash: hashSecret(code), name: null, expiresAt: h.clock.now() + 3_600_000 },
+      h.clock.now(),
+    );
+    const res = await h.post('/agent/v1/activate', {
+      code,
+      name: 'till',
+      os: 'linux',
+      arch: 'x64',
+      agentVersion: '1.2.0',
+    });
+    const { deviceId, deviceToken } = res.body as { deviceId: string; deviceToken: string };
+    const agent = await TestAgent.connect(h.wsUrl, deviceToken);
+    agent.send({
+      type: 'hello',
+      id: 'hello-1',
+      protocolVersion: PROTOCOL_VERSION,
+      agentVersion: '1.2.0',
+      os: 'linux',
+      arch: 'x64',
+      hostname: 'till',
+      printers,
+      ...(features ? { features } : {}),
+    });
+    await agent.next('welcome');
+    return { agent, deviceId };
+  }
+
+  async function groupOf(
+    org: BootstrapResult,
+    deviceIds: string[],
+    agentPrinterIds: string[],
+    strategy: GroupStrategy,
+  ): Promise<{ id: string; printerIds: string[] }> {
+    const printers = (
+      await Promise.all(deviceIds.map((d) => store.devices.listPrinters(org.orgId, d)))
+    ).flat();
+    const printerIds = agentPrinterIds.map((a) => printers.find((p) => p.agentPrinterId === a)!.id);
+    const group = await store.printerGroups.create(
+      org.orgId,
+      { name: 'Kitchen', strategy, printerIds },
+      h.clock.now(),
+    );
+    return { id: group.id, printerIds };
+  }
+
+  const post = async (org: BootstrapResult, groupId: string, text: string) => {
+    const res = await h.post(
+      '/v1/jobs',
+      { type: 'text', data: text, printerGroupId: groupId },
+      org.liveKey,
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body as { id: string; printerId: string | null };
+  };
+  const jobOf = async (org: BootstrapResult, id: string): Promise<Job> =>
+    (await store.jobs.get(org.orgId, 'live', id))!;
+  const status = (agent: TestAgent, agentPrinterId: string, s: PrinterInfo['status']) =>
+    agent.send({ type: 'printer.status', agentPrinterId, status: s, at: new Date().toISOString() });
+  const ack = (agent: TestAgent, d: CloudMessageOf<'job.dispatch'>) =>
+    agent.send({ type: 'job.ack', jobId: d.job.id, attempt: d.job.attempt });
+  const three = ['a', 'b', 'c'].map((id) => printerInfo(id, { isDefault: false }));
+
+  test('failover: the first ready member takes the job; paper out or cover open, the next one', async () => {
+    const org = await h.org();
+    const { agent, deviceId } = await agentWith(org, three);
+    const group = await groupOf(org, [deviceId], ['a', 'b', 'c'], 'failover');
+    await post(org, group.id, 'one');
+    assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'a');
+    status(agent, 'a', 'paper_out');
+    await until('a paper out', async () =>
+      (await store.inventory.getPrinter(org.orgId, group.printerIds[0]!, { includeSandbox: false }))
+        ?.status === 'paper_out'
+        ? true
+        : undefined,
+    );
+    const two = await post(org, group.id, 'two');
+    assert.equal(two.printerId, group.printerIds[1]);
+    assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'b');
+    status(agent, 'b', 'cover_open');
+    await until('b cover open', async () =>
+      (await store.inventory.getPrinter(org.orgId, group.printerIds[1]!, { includeSandbox: false }))
+        ?.status === 'cover_open'
+        ? true
+        : undefined,
+    );
+    assert.equal((await post(org, group.id, 'three')).printerId, group.printerIds[2]);
+    assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'c');
+    await agent.close();
+  });
+
+  test('no member ready: the job waits without a printer, then goes to the first that comes back', async () => {
+    const org = await h.org();
+    const printers = three.map((p) => ({ ...p, status: 'paper_out' as const }));
+    const { agent, deviceId } = await agentWith(org, printers);
+    const group = await groupOf(org, [deviceId], ['a', 'b', 'c'], 'failover');
+    const job = await post(org, group.id, 'wait');
+    assert.equal(job.printerId, null);
+    status(agent, 'b', 'online');
+    const d = await agent.next('job.dispatch');
+    assert.equal(d.job.id, job.id);
+    assert.equal(d.job.agentPrinterId, 'b');
+    const stored = await jobOf(org, job.id);
+    assert.equal(stored.printerId, group.printerIds[1]);
+    assert.deepEqual(stored.movedFrom, []);
+    await agent.close();
+  });
+
+  test('round-robin spreads six jobs two by two, in turn', async () => {
+    const org = await h.org();
+    const { agent, deviceId } = await agentWith(org, three);
+    const group = await groupOf(org, [deviceId], ['a', 'b', 'c'], 'round-robin');
+    const got: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await post(org, group.id, `rr ${i}`);
+      got.push((await agent.next('job.dispatch')).job.agentPrinterId);
+    }
+    assert.deepEqual(got, ['a', 'b', 'c', 'a', 'b', 'c']);
+    // A member out is skipped, and the turn goes on after the one that took the last job.
+    status(agent, 'a', 'offline');
+    await until('a offline', async () =>
+      (await store.inventory.getPrinter(org.orgId, group.printerIds[0]!, { includeSandbox: false }))
+        ?.status === 'offline'
+        ? true
+        : undefined,
+    );
+    for (let i = 0; i < 2; i++) await post(org, group.id, `rr more ${i}`);
+    assert.deepEqual(
+      [
+        (await agent.next('job.dispatch')).job.agentPrinterId,
+        (await agent.next('job.dispatch')).job.agentPrinterId,
+      ],
+      ['b', 'c'],
+    );
+    await agent.close();
+  });
+
+  test('a job the agent holds and has not started is asked back, then moves with a queued event', async () => {
+    const org = await h.org();
+    const { agent, deviceId } = await agentWith(org, three);
+    const group = await groupOf(org, [deviceId], ['a', 'b'], 'failover');
+    const job = await post(org, group.id, 'move me');
+    const first = await agent.next('job.dispatch');
+    assert.equal(first.job.agentPrinterId, 'a');
+    ack(agent, first);
+    agent.send({
+      type: 'job.progress',
+      jobId: job.id,
+      attempt: first.job.attempt,
+      stage: 'waiting',
+      started: false,
+      errorCode: 'PAPER_OUT',
+    });
+    const withdraw = await agent.next('job.withdraw');
+    assert.equal(withdraw.jobId, job.id);
+    agent.send({
+      type: 'job.withdrawn',
+      id: 'w-1',
+      jobId: job.id,
+      withdrawn: true,
+      reason: 'not_started',
+      at: new Date().toISOString(),
+    });
+    assert.equal((await agent.next('ack')).id, 'w-1');
+    const second = await agent.next('job.dispatch');
+    assert.equal(second.job.id, job.id);
+    assert.equal(second.job.agentPrinterId, 'b');
+    assert.ok(second.job.attempt > first.job.attempt);
+    const moved = await jobOf(org, job.id);
+    assert.equal(moved.printerId, group.printerIds[1]);
+    assert.deepEqual(moved.movedFrom, [group.printerIds[0]]);
+    const read = await fetch(`${h.url}/v1/jobs/${job.id}`, {
+      headers: { authorization: `Bearer ${org.liveKey}` },
+    }).then((r) => r.json() as Promise<{ events: Array<{ state: string }>; movedFrom: string[] }>);
+    assert.deepEqual(
+      read.events.map((e) => e.state),
+      ['queued', 'sending', 'queued', 'sending'],
+    );
+    assert.deepEqual(read.movedFrom, [group.printerIds[0]]);
+    const announced = h.events.flatMap((e) =>
+      e.type === 'job.state_changed' && e.jobId === job.id && e.state === 'queued' ? [e.job] : [],
+    );
+    assert.equal(announced.at(-1)!.printerId, group.printerIds[1]);
+    await agent.close();
+  });
+
+  test('a job that may have printed never moves: started, or kept by the agent, or an agent without job.withdraw', async () => {
+    const org = await h.org();
+    const { agent, deviceId } = await agentWith(org, three);
+    const group = await groupOf(org, [deviceId], ['a', 'b'], 'failover');
+    const job = await post(org, group.id, 'keep');
+    const d = await agent.next('job.dispatch');
+    ack(agent, d);
+    // retry_scheduled without `started` (an older agent): may have printed.
+    agent.send({
+      type: 'job.progress',
+      jobId: job.id,
+      attempt: d.job.attempt,
+      stage: 'retry_scheduled',
+    });
+    status(agent, 'a', 'paper_out');
+    const withdraw = await agent.next('job.withdraw');
+    agent.send({
+      type: 'job.withdrawn',
+      id: 'w-2',
+      jobId: withdraw.jobId,
+      withdrawn: false,
+      reason: 'started',
+      at: new Date().toISOString(),
+    });
+    await agent.next('ack');
+    const kept = await jobOf(org, job.id);
+    assert.equal(kept.printerId, group.printerIds[0]);
+    assert.deepEqual(kept.movedFrom, []);
+    await agent.close();
+
+    const old = await h.org();
+    const legacy = await agentWith(old, three, undefined);
+    const oldGroup = await groupOf(old, [legacy.deviceId], ['a', 'b'], 'failover');
+    const oldJob = await post(old, oldGroup.id, 'old agent');
+    ack(legacy.agent, await legacy.agent.next('job.dispatch'));
+    status(legacy.agent, 'a', 'paper_out');
+    await until('a paper out', async () =>
+      (
+        await store.inventory.getPrinter(old.orgId, oldGroup.printerIds[0]!, {
+          includeSandbox: false,
+        })
+      )?.status === 'paper_out'
+        ? true
+        : undefined,
+    );
+    assert.equal((await jobOf(old, oldJob.id)).printerId, oldGroup.printerIds[0]);
+    assert.ok(!legacy.agent.received.some((m) => m.type === 'job.withdraw'));
+    await legacy.agent.close();
+  });
+
+  test('a job sent and never acknowledged moves when its device goes away', async () => {
+    const org = await h.org();
+    const one = await agentWith(org, [printerInfo('a', { isDefault: false })]);
+    const two = await agentWith(org, [printerInfo('b', { isDefault: false })]);
+    const group = await groupOf(org, [one.deviceId, two.deviceId], ['a', 'b'], 'failover');
+    const job = await post(org, group.id, 'unacked');
+    assert.equal((await one.agent.next('job.dispatch')).job.id, job.id);
+    await one.agent.close();
+    const d = await two.agent.next('job.dispatch');
+    assert.equal(d.job.id, job.id);
+    assert.equal(d.job.agentPrinterId, 'b');
+    assert.deepEqual((await jobOf(org, job.id)).movedFrom, [group.printerIds[0]]);
+    await two.agent.close();
+  });
+});
