@@ -1,9 +1,10 @@
 /**
  * The dashboard's printer groups in Chromium, against a real cloud process and a real agent with
- * three fake TCP printers: a group of three printers created, reordered with buttons and the
- * keyboard, its strategy chosen and changed, deleted after a question naming it; a member's status
- * changing on the open page without a reload; a job sent to the group from the Jobs page, and a
- * job that moved from a printer that stopped answering naming where it printed and where it moved
+ * three fake TCP printers (Kitchen 1 on one agent, Kitchen 2 and Bar on another): a group of three
+ * printers created, reordered with buttons and the keyboard, its strategy chosen and changed,
+ * deleted after a question naming it; a member's status changing on the open page without a
+ * reload; a job sent to the group from the Jobs page, and a job that moved off Kitchen 1 (its
+ * agent frozen, then gone, before a byte was sent) naming where it printed and where it moved
  * from. axe-core on each page, and no sideways scrolling at 375 px.
  *
  * With PRINTWIRE_SHOTS=DIR it also leaves the pages' pictures in DIR (1280 and 375 px, en, fr, ht)
@@ -20,6 +21,7 @@ import {
   PHONE,
   assertAccessible,
   callApi,
+  agentWithPrinters,
   logIn,
   orgWithAgentPrinters,
   scrollsSideways,
@@ -37,11 +39,14 @@ const NAMES = ['Kitchen 1', 'Kitchen 2', 'Bar'] as const;
 describe('printer groups in the dashboard', () => {
   let world: DashboardWorld;
   const printers = new Map<string, FakePrinter>();
-  let agent: AgentProcess | undefined;
+  /** Kitchen 1's agent, and the one of Kitchen 2 and Bar. */
+  let first: AgentProcess | undefined;
+  let others: AgentProcess | undefined;
   let orgId = '';
   let token = '';
   let page: Page;
   let movedJobId = '';
+  const printerIds = new Map<string, string>();
   const problems: string[][] = [];
 
   /** The names of the members as the editor lists them, in order. */
@@ -55,12 +60,17 @@ describe('printer groups in the dashboard', () => {
   before(async () => {
     world = await DashboardWorld.start();
     for (const name of NAMES) printers.set(name, await FakePrinter.start());
-    ({ orgId, token, agent } = await orgWithAgentPrinters(
-      world,
-      OWNER,
-      'Restaurant Lakay',
-      NAMES.map((name) => ({ name, printer: printers.get(name)! })),
-    ));
+    const on = (...names: string[]) =>
+      names.map((name) => ({ name, printer: printers.get(name)! }));
+    ({
+      orgId,
+      token,
+      agent: others,
+    } = await orgWithAgentPrinters(world, OWNER, 'Restaurant Lakay', on('Kitchen 2', 'Bar')));
+    ({ agent: first } = await agentWithPrinters(world, token, orgId, on('Kitchen 1')));
+    const listed = await callApi(world, token, 'GET', `/orgs/${orgId}/printers`);
+    for (const p of listed.body.data as { id: string; name: string }[])
+      printerIds.set(p.name, p.id);
     const opened = await world.page();
     page = opened.page;
     problems.push(opened.problems);
@@ -70,7 +80,8 @@ describe('printer groups in the dashboard', () => {
   });
 
   after(async () => {
-    await agent?.kill();
+    await first?.kill();
+    await others?.kill();
     await world?.stop();
     for (const p of printers.values()) await p.stop();
   });
@@ -192,28 +203,32 @@ describe('printer groups in the dashboard', () => {
     assert.equal(await page.getByText('Moved from').count(), 0);
   });
 
-  test('a job that moved from a printer that stopped answering names both on its page', async () => {
-    const first = printers.get('Kitchen 1')!;
-    await first.refuseConnections();
-    try {
-      const created = await callApi(world, token, 'POST', `/orgs/${orgId}/jobs`, {
-        printerGroupId: (await callApi(world, token, 'GET', `/orgs/${orgId}/printer-groups`)).body
-          .data[0].id,
-        type: 'text',
-        data: 'Griot x1\n',
-        metadata: { order: '2002' },
-      });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      movedJobId = created.body.id;
-      await page.goto(`/o/${orgId}/jobs/${movedJobId}`);
-      await page.locator('.job-state').getByText('Printed', { exact: true }).waitFor({
-        timeout: 60_000,
-      });
-    } finally {
-      await first.acceptConnections();
-    }
+  test('a job that moved off a member before a byte was sent names both on its page', async () => {
+    const groupId = (await callApi(world, token, 'GET', `/orgs/${orgId}/printer-groups`)).body
+      .data[0].id as string;
+    // Kitchen 1's agent frozen: the cloud still counts Kitchen 1 online and hands it the job,
+    // which the agent never receives; when the agent is gone the job moves to Kitchen 2.
+    first!.child.kill('SIGSTOP');
+    const created = await callApi(world, token, 'POST', `/orgs/${orgId}/jobs`, {
+      printerGroupId: groupId,
+      type: 'text',
+      data: 'Griot x1\n',
+      metadata: { order: '2002' },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.printerId, printerIds.get('Kitchen 1'));
+    movedJobId = created.body.id;
+    await page.goto(`/o/${orgId}/jobs/${movedJobId}`);
+    // Handed to Kitchen 1, waiting or being sent there (the agent never answers).
+    await page.locator('dl.facts').first().getByRole('link', { name: 'Kitchen 1' }).waitFor();
+    await first!.kill();
+    // No reload: the live channel brings the move and the printing.
+    await page
+      .locator('.job-state')
+      .getByText('Printed', { exact: true })
+      .waitFor({ timeout: 60_000 });
     assert.ok(printers.get('Kitchen 2')!.bytes().includes('Griot'), 'printed on Kitchen 2');
-    assert.ok(!first.bytes().includes('Griot'), 'not a byte on Kitchen 1');
+    assert.ok(!printers.get('Kitchen 1')!.bytes().includes('Griot'), 'not a byte on Kitchen 1');
     await page
       .getByRole('status')
       .getByText('Printed on Kitchen 2, after Kitchen 1 could not take it', { exact: false })

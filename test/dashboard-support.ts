@@ -275,20 +275,16 @@ export async function callApi(
 }
 
 /**
- * `who` (a new verified account) owning a new organization `orgName`, made through the API, with
- * an agent process activated on it whose printers are `printers` (fake TCP printers by name), all
- * online: the organization's id, an access token, the agent (the caller stops it) and the
- * arguments that start it again.
+ * An agent process activated on `orgId` (with a new activation code) whose printers are `printers`
+ * (fake TCP printers by name), waited for until they are all online: the agent (the caller stops
+ * it) and the arguments that start it again.
  */
-export async function orgWithAgentPrinters(
+export async function agentWithPrinters(
   world: DashboardWorld,
-  who: Person,
-  orgName: string,
+  token: string,
+  orgId: string,
   printers: { name: string; printer: FakePrinter }[],
-): Promise<{ orgId: string; token: string; agent: AgentProcess; agentArgs: string[] }> {
-  await verifiedAccount(world, who);
-  const token = await accessTokenOf(world, who);
-  const orgId = (await callApi(world, token, 'POST', '/orgs', { name: orgName })).body.id as string;
+): Promise<{ agent: AgentProcess; agentArgs: string[] }> {
   const code = (await callApi(world, token, 'POST', `/orgs/${orgId}/activation-codes`)).body
     .code as string;
   const agentArgs = [
@@ -299,16 +295,34 @@ export async function orgWithAgentPrinters(
     ]),
   ];
   const agent = AgentProcess.start([...agentArgs, '--activation-code', code]);
+  const names = new Set(printers.map((p) => p.name));
   await waitUntil(
-    `the agent’s ${printers.length} printers online`,
+    `the agent’s printers ${[...names].join(', ')} online`,
     async () => {
       const list = (await callApi(world, token, 'GET', `/orgs/${orgId}/printers`)).body.data as
-        { status: string }[] | undefined;
-      return list?.length === printers.length && list.every((p) => p.status === 'online')
+        { name: string; status: string }[] | undefined;
+      const ours = (list ?? []).filter((p) => names.has(p.name));
+      return ours.length === names.size && ours.every((p) => p.status === 'online')
         ? true
         : undefined;
     },
     { timeoutMs: 30_000 },
   );
-  return { orgId, token, agent, agentArgs };
+  return { agent, agentArgs };
+}
+
+/**
+ * `who` (a new verified account) owning a new organization `orgName`, made through the API, with
+ * an agent process activated on it whose printers are `printers`, all online (agentWithPrinters).
+ */
+export async function orgWithAgentPrinters(
+  world: DashboardWorld,
+  who: Person,
+  orgName: string,
+  printers: { name: string; printer: FakePrinter }[],
+): Promise<{ orgId: string; token: string; agent: AgentProcess; agentArgs: string[] }> {
+  await verifiedAccount(world, who);
+  const token = await accessTokenOf(world, who);
+  const orgId = (await callApi(world, token, 'POST', '/orgs', { name: orgName })).body.id as string;
+  return { orgId, token, ...(await agentWithPrinters(world, token, orgId, printers)) };
 }

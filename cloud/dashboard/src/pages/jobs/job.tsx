@@ -129,7 +129,7 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
         <dt>
           {job.state === 'printed'
             ? t('jobs.job.printedOn')
-            : job.printerGroupId
+            : job.printerGroupId && !FINISHED.includes(job.state)
               ? t('jobs.job.memberNow')
               : t('jobs.columns.printer')}
         </dt>
