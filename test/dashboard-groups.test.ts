@@ -23,6 +23,7 @@ import {
   callApi,
   agentWithPrinters,
   logIn,
+  memberWithRole,
   orgWithAgentPrinters,
   scrollsSideways,
 } from './dashboard-support.js';
@@ -303,6 +304,26 @@ describe('printer groups in the dashboard', () => {
     },
   );
 
+  test('a viewer sees the groups and their members but is offered no action', async () => {
+    const viewer = {
+      name: 'Paul Viewer',
+      email: 'paul@lakay.example',
+      password: 'a long viewer password',
+    };
+    await memberWithRole(world, OWNER, orgId, viewer, 'viewer');
+    const { page: seen, problems: p } = await world.page();
+    problems.push(p);
+    await seen.goto('/login');
+    await logIn(seen, viewer);
+    await seen.getByRole('heading', { name: 'Restaurant Lakay' }).waitFor();
+    await seen.goto(`/o/${orgId}/printer-groups`);
+    const row = seen.getByRole('row').filter({ hasText: 'Kitchen 2' });
+    await row.getByText('Failover', { exact: true }).waitFor();
+    assert.equal(await seen.getByRole('button', { name: 'New group' }).count(), 0);
+    assert.equal(await seen.getByRole('button', { name: /Edit|Delete/ }).count(), 0);
+    await seen.context().close();
+  });
+
   test('the group is deleted after a question naming it', async () => {
     await page.goto(`/o/${orgId}/printer-groups`);
     await page.getByRole('button', { name: 'Delete group Kitchen' }).click();
@@ -312,6 +333,7 @@ describe('printer groups in the dashboard', () => {
       .waitFor();
     await assertAccessible(page, 'delete group question');
     await dialog.getByRole('button', { name: 'Delete group' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await page.getByText('No printer group yet.', { exact: false }).waitFor();
     const left = await callApi(world, token, 'GET', `/orgs/${orgId}/printer-groups`);
     assert.deepEqual(left.body.data, []);

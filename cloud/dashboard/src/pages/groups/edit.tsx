@@ -119,6 +119,11 @@ function GroupForm({
         <Link to={back}>{t('groups.back')}</Link>
       </p>
       <PageTitle lead={t('groups.editLead')}>{title}</PageTitle>
+      {group && (
+        <p className="group-id">
+          {t('groups.id')} <code>{group.id}</code>
+        </p>
+      )}
       <form onSubmit={submit} noValidate>
         <Field
           label={t('groups.name')}
