@@ -283,7 +283,7 @@ describe('printer groups in the dashboard', () => {
         for (const lang of ['en', 'fr', 'ht']) {
           await shot.goto(`/o/${orgId}/printer-groups`);
           await shot.locator('header .language select').selectOption(lang);
-          await shot.waitForFunction(`document.documentElement.lang === '${lang}'`);
+          await shot.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
           for (const [name, path] of [
             ['groups', '/printer-groups'],
             ['group-edit', `/printer-groups/${groupId}`],
