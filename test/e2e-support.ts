@@ -25,6 +25,9 @@ export interface Bootstrap {
   liveKey: string;
   testKey: string;
   activationCode: string;
+  /** The owner's sign-in (the dashboard API). */
+  email: string;
+  password: string;
 }
 
 export function tempDir(prefix: string): string {
@@ -82,11 +85,13 @@ export class CloudProcess {
   }
 
   static async bootstrap(env: NodeJS.ProcessEnv, org = 'E2E shop'): Promise<Bootstrap> {
+    const email = `owner-${Date.now()}@example.com`;
+    const password = 'a long e2e password';
     const { stdout } = await run(
       process.execPath,
-      [CLOUD_BIN, 'admin', 'bootstrap', '--email', `owner-${Date.now()}@example.com`].concat([
+      [CLOUD_BIN, 'admin', 'bootstrap', '--email', email].concat([
         '--password',
-        'a long e2e password',
+        password,
         '--org',
         org,
         '--plan',
@@ -95,7 +100,17 @@ export class CloudProcess {
       ]),
       { env },
     );
-    return JSON.parse(stdout) as Bootstrap;
+    return { ...(JSON.parse(stdout) as Bootstrap), email, password };
+  }
+
+  /** Signs the bootstrapped owner in to the dashboard API: its access token (a Bearer token). */
+  async login(org: Bootstrap): Promise<string> {
+    const res = await this.call('', 'POST', '/auth/login', {
+      email: org.email,
+      password: org.password,
+    });
+    if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
+    return (res.body as { accessToken: string }).accessToken;
   }
 
   static async start(env: NodeJS.ProcessEnv): Promise<CloudProcess> {
@@ -149,7 +164,7 @@ export class CloudProcess {
     const res = await fetch(`${this.url}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${key}`,
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -23,7 +23,7 @@ export class FakeCloud extends EventEmitter {
   readonly validTokens = new Set<string>();
   /** Every message agents sent, in order. */
   readonly received: AgentMessage[] = [];
-  /** Acknowledge job.result, job.cancelled and job.local messages (on by default). */
+  /** Acknowledge job.result, job.cancelled, job.withdrawn and job.local messages (on by default). */
   autoAck = true;
   heartbeatIntervalMs = 15_000;
   /** Answer `hello` with `welcome` (on by default). */
@@ -175,6 +175,7 @@ export class FakeCloud extends EventEmitter {
         this.autoAck &&
         (message.type === 'job.result' ||
           message.type === 'job.cancelled' ||
+          message.type === 'job.withdrawn' ||
           message.type === 'job.local')
       ) {
         this.send({ type: 'ack', id: message.id });

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -185,6 +185,45 @@ describe('local mode in Chromium', () => {
     assert.ok(bytes.includes('Rice 2.50'));
     await localReport(result.receipt.id, 'printed');
     await localReport(result.ticket.id, 'printed');
+  });
+
+  test('a page prints to a printer group through the SDK, and the agent picks its member', async () => {
+    const hello = await cloud.waitFor('hello', () => true, { past: true });
+    const agentPrinterId = hello.printers[0]!.agentPrinterId;
+    const group = { id: 'grp_counter', name: 'Counter', strategy: 'failover' as const };
+    const next = { ...config(), printerGroups: [{ ...group, agentPrinterIds: [agentPrinterId] }] };
+    cloud.config = next;
+    cloud.send({ type: 'config', config: next });
+    await waitUntil('the agent holding the groups', async () =>
+      existsSync(join(dataDir, 'printer-groups.json')) ? true : undefined,
+    );
+    printer.clear();
+    const result = await inPage(
+      page.url,
+      async ({ port }) => {
+        const { connectSigned } = (globalThis as unknown as ShopWindow).shop;
+        const agent = await connectSigned(port);
+        const job = await agent.print({
+          type: 'text',
+          data: 'GROUP ORDER 12',
+          printerGroupId: 'grp_counter',
+        });
+        let refused = '';
+        try {
+          await agent.print({ type: 'text', data: 'x', printerGroupId: 'grp_unknown' });
+        } catch (error) {
+          refused = (error as { code: string }).code;
+        }
+        agent.close();
+        return { job, refused };
+      },
+      { port },
+    );
+    assert.equal(result.job.state, 'printed');
+    assert.equal(result.job.printerGroupId, 'grp_counter');
+    assert.equal(result.job.agentPrinterId, agentPrinterId);
+    assert.equal(result.refused, 'INVALID_JOB');
+    assert.equal(printer.bytes().toString('latin1').split('GROUP ORDER 12').length - 1, 1);
   });
 
   test('with requireSignature on, the same page unsigned is refused with SIGNATURE_REQUIRED', async () => {

@@ -49,6 +49,19 @@ function waitForStatus(agent: Agent, status: string, timeoutMs = 10_000): Promis
   });
 }
 
+/** Resolves when `done()` holds (the agent acts on a message from the cloud when it arrives). */
+function until(done: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + timeoutMs;
+    const check = () => {
+      if (done()) resolve();
+      else if (Date.now() > deadline) reject(new Error(`never: ${what}`));
+      else setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
 describe('cloud link', () => {
   /** Moves the clock a second at a time (the idle polls are on it) until the status is read. */
   async function pollUntil(agent: Agent, status: string): Promise<void> {
@@ -247,6 +260,55 @@ describe('cloud link', () => {
     clock.advance(60_000);
     assert.equal(a.queue.get('job_1')?.state, 'cancelled');
     assert.equal(printer.byteCount, 0);
+  });
+
+  test('the agent announces job.withdraw, and gives back a job held for a printer out of paper', async () => {
+    printer.paperOut = true;
+    const a = await openAgent();
+    a.start();
+    const hello = await cloud.waitFor('hello');
+    assert.deepEqual(hello.features, ['job.withdraw']);
+    await untilState(a, 'online');
+    const printerId = a.printers[0]!.agentPrinterId;
+    cloud.dispatch(makeJob('job_1', printerId));
+    const retry = await cloud.waitFor('job.progress', (m) => m.stage === 'retry_scheduled');
+    assert.deepEqual([retry.started, retry.errorCode], [false, 'PAPER_OUT']);
+    cloud.autoAck = false;
+    cloud.send({ type: 'job.withdraw', jobId: 'job_1' });
+    const answer = await cloud.waitFor('job.withdrawn');
+    assert.deepEqual(
+      [answer.jobId, answer.withdrawn, answer.reason],
+      ['job_1', true, 'not_started'],
+    );
+    // Not acknowledged: sent again with the unconfirmed results, until the cloud confirms it.
+    const again = cloud.waitFor('job.withdrawn', (m) => m.id === answer.id);
+    a.link!.flushOutbox();
+    await again;
+    cloud.send({ type: 'ack', id: answer.id });
+    await until(() => a.queue.outbox().length === 0, 'the acknowledged answer is forgotten');
+    cloud.autoAck = true;
+    printer.paperOut = false;
+    // Past its next attempt time: nothing is left to print.
+    clock.advance(5000);
+    assert.equal(a.queue.get('job_1'), null, 'dropped');
+    // Moved back to this agent later with a higher attempt: acknowledged and printed once.
+    const printed = cloud.waitFor('job.result', (m) => m.jobId === 'job_1');
+    cloud.dispatch(makeJob('job_1', printerId, { attempt: 2 }));
+    assert.equal((await printed).outcome, 'printed');
+    assert.equal(printer.bytes().toString('latin1').split('content of job_1').length - 1, 1);
+  });
+
+  test('a job asked back after its bytes went out is not withdrawn and prints once', async () => {
+    const a = await openAgent();
+    a.start();
+    await untilState(a, 'online');
+    printer.once('data', () => cloud.send({ type: 'job.withdraw', jobId: 'job_1' }));
+    cloud.dispatch(makeJob('job_1', a.printers[0]!.agentPrinterId));
+    const answer = await cloud.waitFor('job.withdrawn', () => true, { past: true });
+    assert.equal(answer.withdrawn, false);
+    assert.ok(['started', 'finished'].includes(answer.reason), answer.reason);
+    await cloud.waitFor('job.result', (m) => m.jobId === 'job_1', { past: true });
+    assert.equal(printer.bytes().toString('latin1').split('content of job_1').length - 1, 1);
   });
 
   test('heartbeats go out at the interval the cloud asks for, with the queue summary', async () => {

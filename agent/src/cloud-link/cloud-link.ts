@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import {
+  AGENT_FEATURES,
   isFatalCloseCode,
   parseCloudMessage,
   serializeMessage,
@@ -31,6 +32,8 @@ export interface CloudLinkHandlers {
   /** A job arrived: store it durably, then the agent acknowledges it. */
   onDispatch(job: DispatchedJob): void;
   onCancel(jobId: string): void;
+  /** The cloud asks for the job back if no byte of it can have printed (job.withdraw). */
+  onWithdraw(jobId: string): void;
   /** Results not yet confirmed by the cloud, sent after every welcome. */
   outbox(): OutboxMessage[];
   /** The cloud confirmed the message with this id. */
@@ -123,6 +126,7 @@ export class CloudLink {
     if (
       message.type === 'job.result' ||
       message.type === 'job.cancelled' ||
+      message.type === 'job.withdrawn' ||
       message.type === 'job.local'
     ) {
       this.#sentAt.set(message.id, this.#o.clock.now());
@@ -218,6 +222,7 @@ export class CloudLink {
         type: 'hello',
         id: randomUUID(),
         protocolVersion: PROTOCOL_VERSION,
+        features: [...AGENT_FEATURES],
         ...this.#o.handlers.hello(),
       };
       this.#pending.clear();
@@ -297,6 +302,9 @@ export class CloudLink {
         return;
       case 'job.cancel':
         handlers.onCancel(message.jobId);
+        return;
+      case 'job.withdraw':
+        handlers.onWithdraw(message.jobId);
         return;
       case 'ack':
         handlers.onAck(message.id);

@@ -60,6 +60,14 @@ export function linkHandlers(deps: LinkHandlerDeps): CloudLinkHandlers {
       // "not_started" promises the job never prints: true once the cancel is durable.
       whenFlushed(queue, logger, jobId, () => deps.link()?.send(answer));
     },
+    onWithdraw: (jobId) => {
+      const answer = queue.withdraw(jobId);
+      logger.info({ jobId, withdrawn: answer.withdrawn, reason: answer.reason }, 'withdraw asked');
+      // withdrawn: true promises that no byte goes out: sent once the drop is durable. The
+      // answer stays in the outbox until the cloud acknowledges it.
+      whenFlushed(queue, logger, jobId, () => deps.link()?.send(answer));
+      if (answer.withdrawn) deps.jobsChanged();
+    },
     outbox: () => queue.outbox(),
     onAck: (id) => queue.confirm(id),
     onFatal: (reason) => {
@@ -77,6 +85,12 @@ export function linkHandlers(deps: LinkHandlerDeps): CloudLinkHandlers {
 function dispatch(deps: LinkHandlerDeps, job: DispatchedJob): void {
   const { queue, runner, logger } = deps;
   const outcome = queue.accept(job);
+  if (outcome === 'withdrawn') {
+    // A delivery of an attempt this agent gave back: the cloud has the job elsewhere now, or
+    // dispatches it again with a higher attempt. Not acknowledged, never printed.
+    logger.warn({ jobId: job.id, attempt: job.attempt }, 'ignored a dispatch of a withdrawn job');
+    return;
+  }
   let result: ResultMessage | null = null;
   if (outcome === 'finished') {
     result = queue.resultFor(job.id);

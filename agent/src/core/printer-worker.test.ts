@@ -23,7 +23,14 @@ import {
 
 type Recorded =
   | { kind: 'status'; status: string }
-  | { kind: 'progress'; stage: string; attempt: number; errorCode?: string; nextAttemptAt?: string }
+  | {
+      kind: 'progress';
+      stage: string;
+      attempt: number;
+      started?: boolean;
+      errorCode?: string;
+      nextAttemptAt?: string;
+    }
   | { kind: 'result'; outcome: string; errorCode?: string; retryable?: boolean; attempt: number };
 
 function makeJob(id: string, extra: Partial<DispatchedJob> = {}): DispatchedJob {
@@ -60,6 +67,7 @@ describe('printer worker', () => {
         kind: 'progress',
         stage: m.stage,
         attempt: m.attempt,
+        ...(m.started !== undefined ? { started: m.started } : {}),
         ...(m.errorCode ? { errorCode: m.errorCode } : {}),
         ...(m.nextAttemptAt ? { nextAttemptAt: m.nextAttemptAt } : {}),
       });
@@ -127,7 +135,7 @@ describe('printer worker', () => {
     await done;
     assert.deepEqual(log, [
       { kind: 'status', status: 'online' },
-      { kind: 'progress', stage: 'printing', attempt: 1 },
+      { kind: 'progress', stage: 'printing', attempt: 1, started: true },
       { kind: 'result', outcome: 'printed', attempt: 1 },
     ]);
     assert.ok(printer.bytes().includes('job job_1'));
@@ -162,13 +170,17 @@ describe('printer worker', () => {
           kind: 'progress',
           stage: 'retry_scheduled',
           attempt: 2,
+          started: false,
           errorCode: 'PAPER_OUT',
           nextAttemptAt: '2026-01-01T00:00:02.000Z',
         },
+        // Picked again while the printer still says paper out: held, told once.
+        { kind: 'progress', stage: 'waiting', attempt: 2, started: false, errorCode: 'PAPER_OUT' },
         {
           kind: 'progress',
           stage: 'retry_scheduled',
           attempt: 3,
+          started: false,
           errorCode: 'PAPER_OUT',
           nextAttemptAt: '2026-01-01T00:00:06.000Z',
         },
@@ -188,8 +200,9 @@ describe('printer worker', () => {
     queue.accept(makeJob('job_1'));
     const retry = once(bus, 'progress');
     worker.wake();
-    const [progress] = (await retry) as [{ errorCode: string }];
+    const [progress] = (await retry) as [{ errorCode: string; started: boolean }];
     assert.equal(progress.errorCode, 'CONNECTION_REFUSED');
+    assert.equal(progress.started, false, 'a refused connection sent no byte');
     await printer.acceptConnections();
     await worker.idle();
     const result = once(bus, 'result');
@@ -209,12 +222,13 @@ describe('printer worker', () => {
     worker.wake();
     await worker.idle();
     assert.deepEqual(log.slice(1), [
-      { kind: 'progress', stage: 'printing', attempt: 1 },
+      { kind: 'progress', stage: 'printing', attempt: 1, started: true },
       { kind: 'status', status: 'offline' },
       {
         kind: 'progress',
         stage: 'retry_scheduled',
         attempt: 2,
+        started: true,
         errorCode: 'CONNECTION_LOST',
         nextAttemptAt: '2026-01-01T00:00:02.000Z',
       },
@@ -230,12 +244,13 @@ describe('printer worker', () => {
     await worker.idle();
     assert.ok(printer.bytes().includes('job job_1'), 'the bytes went out');
     assert.deepEqual(log.slice(1), [
-      { kind: 'progress', stage: 'printing', attempt: 1 },
+      { kind: 'progress', stage: 'printing', attempt: 1, started: true },
       { kind: 'status', status: 'paper_out' },
       {
         kind: 'progress',
         stage: 'retry_scheduled',
         attempt: 2,
+        started: true,
         errorCode: 'PAPER_OUT',
         nextAttemptAt: '2026-01-01T00:00:02.000Z',
       },
@@ -259,6 +274,7 @@ describe('printer worker', () => {
         kind: 'progress',
         stage: 'retry_scheduled',
         attempt: 2,
+        started: false,
         errorCode: 'DOWNLOAD_TIMEOUT',
         nextAttemptAt: '2026-01-01T00:00:02.000Z',
       },
@@ -379,6 +395,88 @@ describe('printer worker', () => {
     assert.equal(printer.openConnections, 1);
     await worker.stop();
     await printer.waitForNoConnections();
+  });
+
+  test('a job withdrawn before it starts is dropped: the printer never receives a byte', async () => {
+    printer.paperOut = true;
+    startWorker();
+    queue.accept(makeJob('job_1'));
+    worker.wake();
+    await worker.idle();
+    assert.equal(queue.get('job_1')?.state, 'queued', 'held for its next attempt');
+    const answer = queue.withdraw('job_1');
+    assert.deepEqual([answer.withdrawn, answer.reason], [true, 'not_started']);
+    assert.equal(queue.get('job_1'), null);
+    printer.paperOut = false;
+    clock.advance(60_000);
+    await worker.idle();
+    assert.equal(printer.byteCount, 0);
+    assert.equal(
+      log.filter((e) => e.kind === 'result').length,
+      0,
+      'no result for a job given back',
+    );
+  });
+
+  test('a job withdrawn while the worker renders it never sends a byte', async () => {
+    startWorker('', { pollIntervalMs: 0 }, async (job) => {
+      // The withdraw arrives between the worker picking the job and its printing mark.
+      assert.equal(queue.withdraw(job.id).withdrawn, true);
+      await Promise.resolve();
+      return Buffer.from('RENDERED');
+    });
+    queue.accept(makeJob('job_1'));
+    worker.wake();
+    await worker.idle();
+    assert.equal(printer.byteCount, 0);
+    assert.deepEqual(log, [{ kind: 'status', status: 'online' }]);
+  });
+
+  test('a job withdrawn after its first byte went out is not withdrawn and prints once', async () => {
+    startWorker();
+    queue.accept(makeJob('job_1'));
+    let answer: ReturnType<JobQueue['withdraw']> | null = null;
+    printer.once('data', () => (answer = queue.withdraw('job_1')));
+    const result = once(bus, 'result');
+    worker.wake();
+    await result;
+    assert.deepEqual([answer!.withdrawn, answer!.reason], [false, 'started']);
+    assert.equal(printer.bytes().toString('latin1').split('job job_1').length - 1, 1);
+    assert.deepEqual([queue.withdraw('job_1').reason], ['finished']);
+  });
+
+  test('a withdrawn job dispatched again with a higher attempt prints, a stale delivery does not', async () => {
+    printer.paperOut = true;
+    startWorker();
+    queue.accept(makeJob('job_1'));
+    worker.wake();
+    await worker.idle();
+    assert.equal(queue.withdraw('job_1').withdrawn, true);
+    assert.equal(queue.withdraw('job_1').withdrawn, true, 'asked again: the same answer');
+    assert.equal(queue.accept(makeJob('job_1')), 'withdrawn', 'the withdrawn attempt again');
+    printer.paperOut = false;
+    assert.equal(queue.accept(makeJob('job_1', { attempt: 2 })), 'stored');
+    const result = once(bus, 'result');
+    worker.wake();
+    await result;
+    assert.equal(printer.bytes().toString('latin1').split('job job_1').length - 1, 1);
+    assert.equal(queue.accept(makeJob('job_1', { attempt: 3 })), 'finished', 'printed once only');
+  });
+
+  test('a job picked while the printer is known out of paper is told waiting, not started', async () => {
+    printer.paperOut = true;
+    startWorker('', { pollIntervalMs: 1000 });
+    await once(bus, 'status');
+    queue.accept(makeJob('job_1'));
+    const progress = once(bus, 'progress');
+    worker.wake();
+    const [waiting] = (await progress) as [{ stage: string; started: boolean; errorCode: string }];
+    assert.deepEqual(
+      [waiting.stage, waiting.started, waiting.errorCode],
+      ['waiting', false, 'PAPER_OUT'],
+    );
+    await worker.idle();
+    assert.equal(printer.byteCount, 0);
   });
 
   test('the retry delay doubles from the base and stops at the cap', () => {

@@ -84,6 +84,23 @@ const STATUS_ERRORS: Record<Exclude<PrinterStatusReport['status'], 'online'>, Er
   offline: 'PRINTER_OFFLINE',
 };
 
+/** A status in which no job can start, and the error a job waiting for it carries. */
+const NOT_READY: Partial<Record<PrinterStatus, ErrorCode>> = {
+  offline: 'PRINTER_OFFLINE',
+  paper_out: 'PAPER_OUT',
+  cover_open: 'COVER_OPEN',
+};
+
+/** Failures before the first byte that say the printer cannot print now (not the job's fault). */
+const PRINTER_NOT_READY_CODES: ReadonlySet<string> = new Set([
+  'PRINTER_OFFLINE',
+  'PAPER_OUT',
+  'COVER_OPEN',
+  'CONNECTION_REFUSED',
+  'CONNECTION_LOST',
+  'TIMEOUT',
+]);
+
 /** Jobs a spooler receives as documents (the media jobs), whose copies it prints itself. */
 const DOCUMENT_JOBS = new Set(['pdf', 'image', 'html']);
 
@@ -120,6 +137,8 @@ export class PrinterWorker {
   #stopped = true;
   /** The printer has answered a status request: from then on silence means it is gone. */
   #answersStatus = false;
+  /** Jobs already told `waiting`, with the error they were told (told again when it changes). */
+  readonly #toldWaiting = new Map<string, ErrorCode>();
 
   constructor(printer: ConfiguredPrinter, deps: WorkerDeps, options: RunnerOptions = {}) {
     this.agentPrinterId = printer.agentPrinterId;
@@ -356,24 +375,31 @@ export class PrinterWorker {
       return this.#fail(
         job,
         new PrintwireError('EXPIRED', 'the job expired before it could print'),
+        false,
       );
     }
+    this.#tellWaiting(job);
     let bytes: Uint8Array;
     try {
       bytes = await (this.#deps.render ?? renderJob)(job, this.#deps.target());
     } catch (error) {
-      return this.#fail(job, asPrintwireError(error, 'RENDER_FAILED'));
+      return this.#fail(job, asPrintwireError(error, 'RENDER_FAILED'), false);
     }
     let transport: Transport | null = null;
+    /** Whether a byte of this attempt may have gone out: true from the printing mark on. */
+    let started = false;
     try {
       transport = await this.#open(job);
       if (!this.#statusIsFresh()) await this.#checkStatus(transport);
-      // Durable before the first byte: after a crash this job is never sent again.
-      if (!queue.markPrinting(job.id)) {
-        log.info('cancelled before it started');
+      // Durable before the first byte: after a crash this job is never sent again, and it can
+      // no longer be withdrawn (the mark and a withdrawal are each one SQLite transaction).
+      if (!queue.markPrinting(job.id, this.agentPrinterId)) {
+        log.info('cancelled or withdrawn before it started');
         await this.#release(transport);
         return;
       }
+      started = true;
+      this.#toldWaiting.delete(job.id);
       await queue.flush();
       const writing = transport.write(bytes);
       // Told once the first bytes are on their way: the printer should not wait for the cloud.
@@ -382,6 +408,7 @@ export class PrinterWorker {
         jobId: job.id,
         attempt: job.attempt,
         stage: 'printing',
+        started: true,
       });
       await writing;
       log.info({ bytes: bytes.length }, 'sent to the printer');
@@ -392,9 +419,10 @@ export class PrinterWorker {
       await transport?.close();
       const e = asPrintwireError(error, 'PRINTER_ERROR');
       this.#statusFromError(e);
-      log.warn({ code: e.code, err: e.message }, 'attempt failed');
-      return this.#fail(job, e);
+      log.warn({ code: e.code, err: e.message, started }, 'attempt failed');
+      return this.#fail(job, e, started);
     }
+    this.#toldWaiting.delete(job.id);
     // The next job may start meanwhile: its printing mark then shares this flush.
     const result = queue.markPrinted(job.id);
     this.#afterFlush(() => events.onResult(result));
@@ -410,9 +438,56 @@ export class PrinterWorker {
     void sent.finally(() => this.#flushing.delete(sent));
   }
 
-  /** Retryable errors go back to the queue with a backoff until maxAttempts; others end the job. */
-  #fail(job: QueuedJob, error: PrintwireError): void {
+  /**
+   * A job picked while the printer's last status says it cannot print (offline, paper_out,
+   * cover_open): the cloud hears `waiting` (no byte sent, the job held here) once per job and
+   * error, so that it may move a group's job to another member (job.withdraw) before the attempt.
+   */
+  #tellWaiting(job: QueuedJob): void {
+    const code = NOT_READY[this.#status];
+    if (!code || this.#toldWaiting.get(job.id) === code || this.#deps.queue.isStarted(job.id)) {
+      return;
+    }
+    this.#toldWaiting.set(job.id, code);
+    this.#deps.events.onProgress({
+      type: 'job.progress',
+      jobId: job.id,
+      attempt: job.attempt,
+      stage: 'waiting',
+      started: false,
+      errorCode: code,
+      errorMessage: `printer reports ${this.#detail ?? this.#status}`.slice(0, 4096),
+    });
+  }
+
+  /**
+   * Retryable errors go back to the queue with a backoff until maxAttempts; others end the job.
+   * `started`: whether a byte of this attempt may have gone out (told to the cloud, which moves
+   * a group's job only when none can have). A job withdrawn or cancelled meanwhile is left alone.
+   */
+  #fail(job: QueuedJob, error: PrintwireError, started: boolean): void {
     const { queue, clock, events } = this.#deps;
+    if (!queue.holds(job.id, this.agentPrinterId)) return;
+    if (!started && PRINTER_NOT_READY_CODES.has(error.code) && queue.printerGroupOf(job.id)) {
+      // A local group job waits for a member without using up attempts (the contract: it stays
+      // queued until a member is ready, or it expires); the local server moves it to a member
+      // that is ready.
+      const { pollIntervalMs, retryBaseMs } = this.#options;
+      queue.holdGroupJob(job.id, clock.now() + (pollIntervalMs || retryBaseMs), error);
+      this.#toldWaiting.set(job.id, NOT_READY[this.#status] ?? error.code);
+      this.#afterFlush(() =>
+        events.onProgress({
+          type: 'job.progress',
+          jobId: job.id,
+          attempt: job.attempt,
+          stage: 'waiting',
+          started: false,
+          errorCode: error.code,
+          errorMessage: error.message.slice(0, 4096),
+        }),
+      );
+      return;
+    }
     if (error.retryable && job.attempt < job.maxAttempts) {
       const delay = retryDelayMs(job.attempt, this.#options.retryBaseMs, this.#options.retryMaxMs);
       const nextAttemptAt = clock.now() + delay;
@@ -423,6 +498,7 @@ export class PrinterWorker {
           jobId: job.id,
           attempt: job.attempt + 1,
           stage: 'retry_scheduled',
+          started,
           errorCode: error.code,
           errorMessage: error.message.slice(0, 4096),
           nextAttemptAt: new Date(nextAttemptAt).toISOString(),
@@ -430,6 +506,7 @@ export class PrinterWorker {
       );
       return;
     }
+    this.#toldWaiting.delete(job.id);
     const result = queue.markFailed(job.id, {
       code: error.code,
       message: error.message.slice(0, 4096),

@@ -1,4 +1,5 @@
-import type { PrinterInfo } from '@printwire/shared/protocol/index';
+import type { ConfigPrinterGroup, PrinterInfo } from '@printwire/shared/protocol/index';
+import { chooseGroupMember, isReadyMemberStatus } from '@printwire/shared/contracts/group-routing';
 import { printOptions } from '@printwire/shared/contracts/job-request';
 import type { Clock } from '../core/clock.js';
 import type { JobQueue, LocalJobRecord } from '../queue/job-queue.js';
@@ -24,6 +25,8 @@ export interface AgentBackendDeps {
   printers(): PrinterInfo[];
   /** The cloud's printer id of each agent printer (from the last config). */
   cloudPrinterId(agentPrinterId: string): string | null;
+  /** A printer group of the last config (only its members on this computer), or undefined. */
+  printerGroup(id: string): ConfigPrinterGroup | undefined;
   settings(): LocalSettings;
   template(id: string): StoredTemplate | undefined;
   /** A local job was stored (or changed): the agent reports it and wakes the printer. */
@@ -96,6 +99,7 @@ export class AgentBackend implements LocalBackend {
 
   /** The agent tells the pages that a printer's status changed. */
   printerStatus(agentPrinterId: string, detail: string | null): void {
+    this.moveHeldGroupJobs();
     const printer = this.#d.printers().find((p) => p.agentPrinterId === agentPrinterId);
     if (!printer) return;
     this.#emit({
@@ -122,7 +126,7 @@ export class AgentBackend implements LocalBackend {
       idempotencyKey: record.idempotencyKey,
       agentPrinterId: record.agentPrinterId,
       printerId: this.#d.cloudPrinterId(record.agentPrinterId),
-      printerGroupId: null,
+      printerGroupId: this.#d.queue.printerGroupOf(record.id),
       type: record.type,
       templateId: record.templateId,
       state: record.state,
@@ -159,12 +163,82 @@ export class AgentBackend implements LocalBackend {
     return found;
   }
 
+  /** The group's members on this computer, in the group's order. */
+  #members(group: ConfigPrinterGroup): PrinterInfo[] {
+    const printers = this.#d.printers();
+    return group.agentPrinterIds.flatMap((id) => printers.filter((p) => p.agentPrinterId === id));
+  }
+
+  /**
+   * The member a new job of the group goes to: the cloud's rule (failover: the first ready;
+   * round-robin: the next ready after the last one). None ready: it waits on the member the rule
+   * would take if all were, and moves when another becomes ready.
+   */
+  #memberFor(groupId: string): PrinterInfo {
+    const group = this.#d.printerGroup(groupId);
+    if (!group) {
+      throw new LocalApiError(
+        'INVALID_JOB',
+        `printerGroupId: no printer group ${groupId} on this agent (groups come from the cloud's config)`,
+        [{ path: 'printerGroupId', message: `printerGroupId: no printer group ${groupId} here` }],
+      );
+    }
+    const members = this.#members(group);
+    if (members.length === 0) {
+      throw new LocalApiError(
+        'PRINTER_NOT_FOUND',
+        `printer group ${groupId} has no printer on this computer`,
+      );
+    }
+    const last = group.strategy === 'round-robin' ? this.#d.queue.groupCursor(group.id) : null;
+    const options = { id: (p: PrinterInfo) => p.agentPrinterId, last };
+    const chosen =
+      chooseGroupMember(group.strategy, members, {
+        ...options,
+        ready: (p) => isReadyMemberStatus(p.status),
+      }) ?? chooseGroupMember(group.strategy, members, { ...options, ready: () => true })!;
+    if (group.strategy === 'round-robin')
+      this.#d.queue.setGroupCursor(group.id, chosen.agentPrinterId);
+    return chosen;
+  }
+
+  /**
+   * Moves each local group job that has not started off a member that cannot print (offline,
+   * paper out, cover open) to a member that is ready, by the group's rule (a job whose own member
+   * is ready stays). Called when a printer's status or the groups change.
+   */
+  moveHeldGroupJobs(): void {
+    const held = this.#d.queue.heldGroupJobs();
+    if (held.length === 0) return;
+    const ready = (p: PrinterInfo) => isReadyMemberStatus(p.status);
+    for (const job of held) {
+      const group = this.#d.printerGroup(job.printerGroupId);
+      const members = group ? this.#members(group) : [];
+      const current = members.find((p) => p.agentPrinterId === job.agentPrinterId);
+      if (!group || (current && ready(current))) continue;
+      const last = group.strategy === 'round-robin' ? this.#d.queue.groupCursor(group.id) : null;
+      const to = chooseGroupMember(group.strategy, members, {
+        id: (p) => p.agentPrinterId,
+        ready,
+        last,
+        exclude: job.agentPrinterId,
+      });
+      if (!to || !this.#d.queue.moveGroupJob(job.id, job.agentPrinterId, to.agentPrinterId)) {
+        continue;
+      }
+      if (group.strategy === 'round-robin')
+        this.#d.queue.setGroupCursor(group.id, to.agentPrinterId);
+      void this.#d.jobStored(job.id, to.agentPrinterId);
+    }
+  }
+
   async print(body: unknown): Promise<LocalJob> {
     const prepared = prepareLocalJob(body, (id) => this.#d.template(id), {
       production: this.#d.production,
     });
     const req = prepared.request;
-    const printer = this.#printerFor(req);
+    const groupId = req.printerGroupId ?? null;
+    const printer = groupId !== null ? this.#memberFor(groupId) : this.#printerFor(req);
     const now = this.#d.clock.now();
     const o = req.options ?? {};
     const options = printOptions(o);
@@ -185,6 +259,7 @@ export class AgentBackend implements LocalBackend {
         idempotencyKey: req.idempotencyKey ?? null,
         templateId: prepared.templateId,
         metadata: req.metadata ?? {},
+        printerGroupId: groupId,
       },
     );
     if (created) await this.#d.jobStored(id, printer.agentPrinterId);

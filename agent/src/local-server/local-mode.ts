@@ -1,7 +1,11 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { PrinterInfo } from '@printwire/shared/protocol/index';
+import {
+  configPrinterGroupSchema,
+  type ConfigPrinterGroup,
+  type PrinterInfo,
+} from '@printwire/shared/protocol/index';
 import type { Clock } from '../core/clock.js';
 import type { AgentLogger } from '../logs/logger.js';
 import type { JobQueue } from '../queue/job-queue.js';
@@ -26,6 +30,8 @@ import type { LocalServerOptions } from './server.js';
 /** Written while the local server listens, so `printwire-agent status` can name it. */
 export const LOCAL_SERVER_FILE = 'local-server.json';
 const CLOUD_PRINTERS_FILE = 'cloud-printers.json';
+/** The organization's printer groups with members on this computer (from the last config). */
+const PRINTER_GROUPS_FILE = 'printer-groups.json';
 
 export interface LocalModeOptions {
   /** `--local-port`; default the first free of 21910-21913. */
@@ -58,6 +64,7 @@ const configPartSchema = z.object({
     .optional(),
   templates: z.array(storedTemplateSchema).optional(),
   local: localSettingsSchema.optional(),
+  printerGroups: z.array(configPrinterGroupSchema).optional(),
 });
 
 /**
@@ -70,6 +77,7 @@ export class LocalMode {
   #settings: LocalSettings;
   #templates: Map<string, StoredTemplate>;
   #cloudPrinterIds: Record<string, string>;
+  #printerGroups: ConfigPrinterGroup[];
   #server: LocalServer | null = null;
   readonly #d: LocalModeDeps;
 
@@ -78,9 +86,11 @@ export class LocalMode {
     this.#settings = loadLocalSettings(deps.dataDir);
     this.#templates = new Map(loadTemplates(deps.dataDir).map((t) => [t.id, t]));
     this.#cloudPrinterIds = readCloudPrinterIds(deps.dataDir);
+    this.#printerGroups = readPrinterGroups(deps.dataDir);
     this.backend = new AgentBackend({
       ...deps,
       cloudPrinterId: (id) => this.#cloudPrinterIds[id] ?? null,
+      printerGroup: (id) => this.#printerGroups.find((g) => g.id === id),
       settings: () => this.#settings,
       template: (id) => this.#templates.get(id),
     });
@@ -111,7 +121,7 @@ export class LocalMode {
       );
       return;
     }
-    const { printers, templates, local } = parsed.data;
+    const { printers, templates, local, printerGroups } = parsed.data;
     if (printers) {
       const ids: Record<string, string> = {};
       for (const p of printers) if (p.printerId) ids[p.agentPrinterId] = p.printerId;
@@ -125,6 +135,14 @@ export class LocalMode {
     if (local) {
       this.#settings = local;
       saveLocalSettings(this.#d.dataDir, local);
+    }
+    if (printerGroups) {
+      this.#printerGroups = printerGroups;
+      writeFileSync(
+        join(this.#d.dataDir, PRINTER_GROUPS_FILE),
+        JSON.stringify(printerGroups) + '\n',
+      );
+      this.backend.moveHeldGroupJobs();
     }
   }
 
@@ -167,6 +185,16 @@ function readCloudPrinterIds(dataDir: string): Record<string, string> {
     return z.record(z.string(), z.string()).parse(JSON.parse(readFileSync(path, 'utf8')));
   } catch {
     return {};
+  }
+}
+
+function readPrinterGroups(dataDir: string): ConfigPrinterGroup[] {
+  const path = join(dataDir, PRINTER_GROUPS_FILE);
+  if (!existsSync(path)) return [];
+  try {
+    return z.array(configPrinterGroupSchema).parse(JSON.parse(readFileSync(path, 'utf8')));
+  } catch {
+    return [];
   }
 }
 

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DispatchedJob } from '@printwire/shared/protocol/index';
 import { FakeClock } from '../core/clock.js';
+import Database from 'better-sqlite3';
 import { JobQueue } from './job-queue.js';
+import { MIGRATIONS } from './schema.js';
 
 function dbPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'pw-queue-')), 'queue.db');
@@ -68,6 +70,27 @@ describe('durable job queue', () => {
       reopened.close();
     });
   }
+
+  test('a job an older agent already tried counts as started after the upgrade: never withdrawn', () => {
+    const path = dbPath();
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 2)) old.exec(migration);
+    old.pragma('user_version = 2');
+    const insert = old.prepare(
+      `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
+         max_attempts, state, next_attempt_at, created_at, received_at, updated_at, error_code)
+       VALUES (?, 'prn_1', 'text', 'utf8', '"x"', '{}', ?, 3, 'queued', 0, '', 0, 0, ?)`,
+    );
+    insert.run('job_tried', 2, 'CONNECTION_LOST');
+    insert.run('job_fresh', 1, null);
+    old.close();
+    const queue = new JobQueue(path);
+    assert.deepEqual([queue.withdraw('job_tried').reason], ['started']);
+    assert.equal(queue.get('job_tried')?.state, 'queued', 'it stays to print');
+    assert.deepEqual([queue.withdraw('job_fresh').reason], ['not_started']);
+    assert.equal(queue.get('job_fresh'), null);
+    queue.close();
+  });
 
   test('a job delivered twice is stored once', () => {
     const queue = new JobQueue(dbPath());

@@ -10,6 +10,7 @@ import type {
   AcceptOutcome,
   CancelMessage,
   CancelOutcome,
+  HeldGroupJob,
   LocalJobFields,
   LocalJobRecord,
   LocalReportMessage,
@@ -19,6 +20,8 @@ import type {
   QueueListEntry,
   QueueSummary,
   ResultMessage,
+  WithdrawnMessage,
+  WithdrawOutcome,
 } from './types.js';
 
 export type * from './types.js';
@@ -89,6 +92,10 @@ export class JobQueue {
           : 'finished';
       }
       if (this.isPrinted(job.id)) return 'finished';
+      const withdrawn = this.#db
+        .sql('SELECT attempt FROM withdrawn_jobs WHERE job_id = ?')
+        .get(job.id) as { attempt: number } | undefined;
+      if (withdrawn && job.attempt <= withdrawn.attempt) return 'withdrawn';
       this.#db.insert(job);
       return 'stored';
     });
@@ -137,10 +144,15 @@ export class JobQueue {
    * Marks the job as being printed, before its first byte goes out. False when it is no longer
    * queued (cancelled in the meantime): then nothing may be written.
    */
-  markPrinting(id: string): boolean {
+  markPrinting(id: string, agentPrinterId?: string): boolean {
+    // `started` is set in the same statement: from here on the job is never withdrawn or moved.
+    // With `agentPrinterId`, only while the job is still that printer's (a group's job may move).
     const result = this.#db
-      .sql(`UPDATE jobs SET state = 'printing', updated_at = ? WHERE id = ? AND state = 'queued'`)
-      .run(this.#db.now(), id);
+      .sql(
+        `UPDATE jobs SET state = 'printing', started = 1, updated_at = ?
+         WHERE id = ? AND state = 'queued' AND agent_printer_id = COALESCE(?, agent_printer_id)`,
+      )
+      .run(this.#db.now(), id, agentPrinterId ?? null);
     if (result.changes === 1 && this.#db.row(id)?.source === 'local') {
       this.#local.event(id, 'sending', null, null);
     }
@@ -240,7 +252,136 @@ export class JobQueue {
         at: this.#db.iso(),
       };
       // A local job's cancel is reported through its job.local record.
-      if (row?.source !== 'local') this.#outbox.putCancelAnswer(message);
+      if (row?.source !== 'local') this.#outbox.putAnswer(message);
+      return message;
+    });
+  }
+
+  /**
+   * Whether a byte of the job may have reached the printer: its printing mark was set in some
+   * attempt (also one a crash interrupted).
+   */
+  isStarted(id: string): boolean {
+    return this.#db.row(id)?.started === 1;
+  }
+
+  /** Whether the job is still the queue's to print (queued or printing), on that printer. */
+  holds(id: string, agentPrinterId?: string): boolean {
+    const row = this.#db.row(id);
+    if (!row || (agentPrinterId !== undefined && row.agent_printer_id !== agentPrinterId)) {
+      return false;
+    }
+    return row.state === 'queued' || row.state === 'printing';
+  }
+
+  // ---- Local mode's printer groups ----
+
+  /** The printer group a local job named, or null. */
+  printerGroupOf(id: string): string | null {
+    return this.#db.row(id)?.printer_group_id ?? null;
+  }
+
+  /** Local group jobs that have not started: the ones that may still move to another member. */
+  heldGroupJobs(): HeldGroupJob[] {
+    const rows = this.#db
+      .sql(
+        `SELECT id, agent_printer_id, printer_group_id FROM jobs
+         WHERE printer_group_id IS NOT NULL AND state = 'queued' AND started = 0
+         ORDER BY received_at, rowid`,
+      )
+      .all() as Array<{ id: string; agent_printer_id: string; printer_group_id: string }>;
+    return rows.map((r) => ({
+      id: r.id,
+      agentPrinterId: r.agent_printer_id,
+      printerGroupId: r.printer_group_id,
+    }));
+  }
+
+  /**
+   * Moves a local group job from one member to another, due at once, only while it is queued on
+   * `from` and has never started: one statement, so it excludes the printing mark (which checks
+   * the printer). False when it started or moved meanwhile.
+   */
+  moveGroupJob(id: string, from: string, to: string): boolean {
+    return this.#db.transaction(() => {
+      const now = this.#db.now();
+      const moved =
+        this.#db
+          .sql(
+            `UPDATE jobs SET agent_printer_id = ?, next_attempt_at = ?, updated_at = ?
+             WHERE id = ? AND agent_printer_id = ? AND state = 'queued' AND started = 0`,
+          )
+          .run(to, now, now, id, from).changes === 1;
+      if (moved) this.#local.event(id, 'queued', null, null);
+      return moved;
+    });
+  }
+
+  /**
+   * Holds a local group job that could not start on its printer without using up an attempt:
+   * it waits there until `until`, or until it moves to a member that is ready.
+   */
+  holdGroupJob(id: string, until: number, error: { code: string; message: string }): void {
+    this.#db
+      .sql(
+        `UPDATE jobs SET next_attempt_at = ?, error_code = ?, error_message = ?, updated_at = ?
+         WHERE id = ? AND state = 'queued'`,
+      )
+      .run(until, error.code, error.message, this.#db.now(), id);
+  }
+
+  /** The member that took a round-robin group's last local job, or null. */
+  groupCursor(groupId: string): string | null {
+    const row = this.#db
+      .sql('SELECT agent_printer_id FROM group_cursors WHERE group_id = ?')
+      .get(groupId) as { agent_printer_id: string } | undefined;
+    return row?.agent_printer_id ?? null;
+  }
+
+  setGroupCursor(groupId: string, agentPrinterId: string): void {
+    this.#db
+      .sql('INSERT OR REPLACE INTO group_cursors (group_id, agent_printer_id) VALUES (?, ?)')
+      .run(groupId, agentPrinterId);
+  }
+
+  /**
+   * Gives a cloud job back (job.withdraw) when no byte of it can have gone out: in one
+   * transaction with respect to `markPrinting`, so the job is either dropped here (and then no
+   * worker can start it) or already marked started. A dropped job is remembered with its
+   * dispatched attempt: a delivery of that attempt again is refused, a later attempt prints.
+   * The answer goes to the outbox (sent until the cloud acknowledges it); the caller sends it
+   * once `flush()` made the drop durable.
+   */
+  withdraw(id: string): WithdrawnMessage {
+    return this.#db.transaction(() => {
+      const row = this.#db.row(id);
+      let reason: WithdrawOutcome;
+      if (!row) {
+        const withdrawn = this.#db.sql('SELECT 1 FROM withdrawn_jobs WHERE job_id = ?').get(id);
+        if (this.isPrinted(id)) reason = 'finished';
+        else reason = withdrawn ? 'not_started' : 'unknown_job';
+      } else if (row.source === 'local') reason = 'unknown_job';
+      else if (row.started === 1) reason = row.state === 'printed' ? 'finished' : 'started';
+      else if (row.state === 'queued') reason = 'not_started';
+      else reason = 'finished';
+      if (row && reason === 'not_started') {
+        const now = this.#db.now();
+        this.#db.sql('DELETE FROM jobs WHERE id = ?').run(id);
+        this.#db
+          .sql(
+            `INSERT OR REPLACE INTO withdrawn_jobs (job_id, attempt, withdrawn_at) VALUES (?, ?, ?)`,
+          )
+          .run(id, row.dispatched_attempt ?? row.attempt, now);
+      }
+      const message: WithdrawnMessage = {
+        type: 'job.withdrawn',
+        id: randomUUID(),
+        jobId: id,
+        withdrawn: reason === 'not_started',
+        reason,
+        at: this.#db.iso(),
+      };
+      this.#outbox.putAnswer(message);
       return message;
     });
   }
@@ -402,5 +543,6 @@ export class JobQueue {
       )
       .run(now - jobAgeMs);
     this.#db.sql('DELETE FROM printed_jobs WHERE printed_at < ?').run(now - printedIdAgeMs);
+    this.#db.sql('DELETE FROM withdrawn_jobs WHERE withdrawn_at < ?').run(now - printedIdAgeMs);
   }
 }

@@ -40,6 +40,7 @@ export class LocalJobs {
         templateId: fields.templateId,
         metadata: fields.metadata,
         events: [{ state: 'queued', errorCode: null, at: this.#db.iso() }],
+        printerGroupId: fields.printerGroupId ?? null,
       });
       this.#report(job.id);
       return { id: job.id, created: true };

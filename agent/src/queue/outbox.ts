@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@printwire/shared/errors/index';
 import type { QueueDb } from './queue-db.js';
-import type { CancelMessage, LocalReportMessage, OutboxMessage, ResultMessage } from './types.js';
+import type {
+  CancelMessage,
+  LocalReportMessage,
+  OutboxMessage,
+  ResultMessage,
+  WithdrawnMessage,
+} from './types.js';
 
 /**
  * What must reach the cloud, kept until the cloud acknowledges each message's id: job results,
@@ -22,8 +28,11 @@ export class Outbox {
     this.#insert(message.id, jobId, message);
   }
 
-  /** Queues the answer to a cancel: it never replaces a pending result of the same job. */
-  putCancelAnswer(message: CancelMessage): void {
+  /**
+   * Queues the answer to a cancel or a withdraw: it never replaces a pending result of the same
+   * job.
+   */
+  putAnswer(message: CancelMessage | WithdrawnMessage): void {
     this.#insert(message.id, null, message);
   }
 

@@ -29,6 +29,12 @@ export interface JobRow {
   metadata: string | null;
   events: string | null;
   printed_at: number | null;
+  /** 1 once the printing mark was set: a byte of the job may have reached the printer. */
+  started: 0 | 1;
+  /** The attempt the cloud dispatched (null in rows of older queues: then `attempt`). */
+  dispatched_attempt: number | null;
+  /** A local job that named a printer group: its id (the job may move among its members). */
+  printer_group_id: string | null;
 }
 
 export function toJob(row: JobRow): QueuedJob {
@@ -57,6 +63,7 @@ export interface LocalColumns {
   templateId: string | null;
   metadata: Record<string, string>;
   events: Array<{ state: string; errorCode: string | null; at: string }>;
+  printerGroupId?: string | null;
 }
 
 /**
@@ -127,8 +134,9 @@ export class QueueDb {
     this.sql(
       `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
            max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at,
-           source, idempotency_key, template_id, metadata, events)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           source, idempotency_key, template_id, metadata, events, dispatched_attempt,
+           printer_group_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.id,
       job.agentPrinterId,
@@ -148,6 +156,8 @@ export class QueueDb {
       local?.templateId ?? null,
       local ? JSON.stringify(local.metadata) : null,
       local ? JSON.stringify(local.events) : null,
+      job.attempt,
+      local?.printerGroupId ?? null,
     );
   }
 }

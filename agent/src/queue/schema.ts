@@ -38,4 +38,19 @@ export const MIGRATIONS: readonly string[] = [
    CREATE UNIQUE INDEX jobs_local_idempotency ON jobs (idempotency_key) WHERE source = 'local';
    CREATE TABLE local_nonces (nonce TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);
    CREATE INDEX local_nonces_seen ON local_nonces (seen_at);`,
+  // Printer groups (after 1.1.0): whether a byte of a job may have gone out (set with the printing
+  // mark, never cleared), the attempt the cloud dispatched, and the jobs given back to the cloud
+  // (job.withdraw) with that attempt, so that a stale dispatch of it is never printed. A job of
+  // an older queue that was already tried counts as started: nothing says it was not.
+  `ALTER TABLE jobs ADD COLUMN started INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE jobs ADD COLUMN dispatched_attempt INTEGER;
+   UPDATE jobs SET started = 1 WHERE state <> 'queued' OR attempt > 1 OR error_code IS NOT NULL;
+   CREATE TABLE withdrawn_jobs (
+     job_id TEXT PRIMARY KEY,
+     attempt INTEGER NOT NULL,
+     withdrawn_at INTEGER NOT NULL
+   );
+   -- Local mode's groups: the group a page's job named, and each round-robin group's last member.
+   ALTER TABLE jobs ADD COLUMN printer_group_id TEXT;
+   CREATE TABLE group_cursors (group_id TEXT PRIMARY KEY, agent_printer_id TEXT NOT NULL);`,
 ];

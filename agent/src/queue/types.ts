@@ -29,6 +29,7 @@ export interface QueuedJob {
 /** A message that must reach the cloud: kept until the cloud acknowledges its id. */
 export type ResultMessage = AgentMessageOf<'job.result'>;
 export type CancelMessage = AgentMessageOf<'job.cancelled'>;
+export type WithdrawnMessage = AgentMessageOf<'job.withdrawn'>;
 
 /** A local job's whole record, as reported to the cloud in `job.local`. */
 export type LocalJobRecord = LocalJob;
@@ -37,13 +38,22 @@ export type LocalJobState = LocalJob['state'];
 /** The report of a local job to the cloud (the newest record replaces the older one). */
 export type LocalReportMessage = AgentMessageOf<'job.local'>;
 
-export type OutboxMessage = ResultMessage | CancelMessage | LocalReportMessage;
+export type OutboxMessage = ResultMessage | CancelMessage | WithdrawnMessage | LocalReportMessage;
 
 /** What a page asked for, beyond the job itself. */
 export interface LocalJobFields {
   idempotencyKey: string | null;
   templateId: string | null;
   metadata: Record<string, string>;
+  /** The printer group the page named (its job may move among the members here). */
+  printerGroupId?: string | null;
+}
+
+/** A local group job that has not started, on the member that holds it now. */
+export interface HeldGroupJob {
+  id: string;
+  agentPrinterId: string;
+  printerGroupId: string;
 }
 
 export type AcceptOutcome =
@@ -52,9 +62,15 @@ export type AcceptOutcome =
   /** Already queued or printing here; acknowledge again. */
   | 'duplicate'
   /** Already finished here (or printed once): acknowledge, and the result is sent again. */
-  | 'finished';
+  | 'finished'
+  /**
+   * Given back to the cloud (job.withdraw) at this attempt or a later one: a stale delivery,
+   * neither stored nor acknowledged (the cloud dispatches it again with a higher attempt).
+   */
+  | 'withdrawn';
 
 export type CancelOutcome = AgentMessageOf<'job.cancelled'>['reason'];
+export type WithdrawOutcome = WithdrawnMessage['reason'];
 
 /** A job as the agent's window lists it (no content). Times are epoch milliseconds. */
 export interface QueueListEntry {

@@ -19,7 +19,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../lib/clock.js';
-import type { GroupTurn } from '../storage/jobs.js';
+import type { GroupPick, GroupTurn } from '../storage/jobs.js';
 import type { AssignExpectation, GroupMember } from '../storage/printer-groups.js';
 import type { Store } from '../storage/store.js';
 import type { Job, Printer, PrinterGroup } from '../storage/types.js';
@@ -136,7 +136,8 @@ export class GroupRouter {
 
   /**
    * `job.withdrawn` withdrawn:true: the agent dropped the job and sends no byte of it. It moves
-   * to another ready member, or, none being ready, waits without one.
+   * to another ready member, or, none being ready, waits without one (its group deleted: it goes
+   * back to its member).
    */
   async withdrawn(job: Job): Promise<void> {
     if (job.printerGroupId === null) return;
@@ -144,7 +145,12 @@ export class GroupRouter {
       job.organizationId,
       job.printerGroupId,
     );
-    const to = found ? this.target(found, job.printerId ?? undefined) : null;
+    // The group deleted meanwhile: the job goes back to its member (it no longer moves).
+    const same =
+      job.printerId !== null && job.deviceId !== null
+        ? { printerId: job.printerId, deviceId: job.deviceId }
+        : null;
+    const to = found ? this.target(found, job.printerId ?? undefined) : same;
     await this.assign(job, { printerId: job.printerId, from: 'withdrawn' }, to);
   }
 
@@ -167,7 +173,7 @@ export class GroupRouter {
   private async assign(
     job: Job,
     expect: AssignExpectation,
-    to: GroupMember | GroupTurn | null,
+    to: GroupPick | GroupTurn | null,
   ): Promise<boolean> {
     const { store, jobs, clock, logger } = this.deps;
     const now = clock.now();

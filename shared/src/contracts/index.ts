@@ -33,6 +33,12 @@ export {
   type LocalServerFrame,
   type SignedParts,
 } from './local-api.js';
+export {
+  chooseGroupMember,
+  isReadyMemberStatus,
+  READY_MEMBER_STATUSES,
+  type ChooseMemberOptions,
+} from './group-routing.js';
 export { allowedUrlSchemes, isAllowedUrlScheme, MAX_URL_LENGTH, urlProblem } from './url.js';
 export { PRINTER_NEEDS_ATTENTION } from './printer-status.js';
 export {
