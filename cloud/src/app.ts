@@ -234,7 +234,9 @@ export function createApp(deps: AppDeps): CloudApp {
       }),
     ]),
   );
-  app.use(inventoryRoutes({ inventory, templates, printerGroups }, guards, config.limits.defaultPageSize));
+  app.use(
+    inventoryRoutes({ inventory, templates, printerGroups }, guards, config.limits.defaultPageSize),
+  );
   app.use(gatewayRoutes(devices, guards));
   app.use(webhookRoutes(webhooks, guards, config.limits.defaultPageSize));
   // The web dashboard last: it answers only pages and its assets, never an API path.

@@ -85,15 +85,10 @@ export const jobRequestFields = {
   idempotencyKey: z.string().min(1).max(L.maxIdempotencyKeyChars).optional(),
   printer: printerReferenceSchema.optional(),
   printerId: z.string().min(1).max(100).optional(),
-  printerGroupId: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .meta({
-      description:
-        'a printer group instead of a printer: the job goes to one of its members (failover or round-robin)',
-    }),
+  printerGroupId: z.string().min(1).max(100).optional().meta({
+    description:
+      'a printer group instead of a printer: the job goes to one of its members (failover or round-robin)',
+  }),
   deviceId: z.string().min(1).max(100).optional(),
   alias: z.string().min(1).max(200).optional(),
   templateId: z.string().min(1).max(100).optional(),
