@@ -18,21 +18,18 @@ const JOBS = Number(process.env.BENCH_JOBS ?? 150);
 const NAMES = ['Bench 1', 'Bench 2', 'Bench 3'];
 
 const printers = await Promise.all(NAMES.map(() => FakePrinter.start()));
-const env = CloudProcess.env(tempDir('pw-bench-groups-'), await freePort(), { LOG_LEVEL: 'warn' });
+const env = CloudProcess.env(tempDir('pw-bench-groups-'), await freePort());
 const org = await CloudProcess.bootstrap(env, 'Bench groups');
 const cloud = await CloudProcess.start(env);
-const agent = AgentProcess.start(
-  [
-    '--data-dir',
-    tempDir('pw-bench-groups-agent-'),
-    '--cloud',
-    cloud.url,
-    '--activation-code',
-    org.activationCode,
-    ...printers.flatMap((p, i) => ['--printer', p.uri(`name=${encodeURIComponent(NAMES[i]!)}`)]),
-  ],
-  { LOG_LEVEL: 'warn' },
-);
+const agent = AgentProcess.start([
+  '--data-dir',
+  tempDir('pw-bench-groups-agent-'),
+  '--cloud',
+  cloud.url,
+  '--activation-code',
+  org.activationCode,
+  ...printers.flatMap((p, i) => ['--printer', p.uri(`name=${encodeURIComponent(NAMES[i]!)}`)]),
+]);
 
 const seenAt = new Map<number, number>();
 for (const printer of printers) {

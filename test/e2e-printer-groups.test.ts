@@ -11,9 +11,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { userInfo } from 'node:os';
 import pg from 'pg';
 import {
+  startReceiver,
+  type Receiver,
   POSTGRES_URL,
   postgresReachable,
   REDIS_URL,
@@ -42,6 +45,8 @@ interface Setup {
   /** Cloud printer ids, in NAMES order. */
   ids: string[];
   token: string;
+  /** Receives the organization's job.queued webhooks. */
+  receiver: Receiver;
 }
 
 async function start(clouds: CloudProcess[], org: Bootstrap, dataDir: string): Promise<Setup> {
@@ -67,7 +72,13 @@ async function start(clouds: CloudProcess[], org: Bootstrap, dataDir: string): P
   ).catch((error: Error) => {
     throw new Error(`${error.message}\nagent:\n${agent.logs()}`);
   });
-  return { clouds, org, agent, printers, ids, token: await clouds[0]!.login(org) };
+  const receiver = await startReceiver();
+  const hook = await clouds[0]!.call(org.liveKey, 'POST', '/v1/webhooks', {
+    url: receiver.url,
+    events: ['job.queued'],
+  });
+  assert.equal(hook.status, 201, JSON.stringify(hook.body));
+  return { clouds, org, agent, printers, ids, token: await clouds[0]!.login(org), receiver };
 }
 
 /** The cases, on one setup. */
@@ -152,6 +163,40 @@ function groupCases(s: () => Setup): void {
     await printsOnceOn(await post(kitchen), 'Kitchen 1');
   });
 
+  test('failover: a job the agent already holds when the paper runs out is given back and prints once on the second', async () => {
+    const kitchen = await group('failover', ['Kitchen 1', 'Kitchen 2']);
+    // Right after an idle status read, then past the agent's 1 s freshness of that read: the
+    // agent reads the status again before the job, and the cloud does not know yet (the next
+    // idle read is 5 s away). The job reaches the agent for Kitchen 1.
+    await once(printer('Kitchen 1'), 'status');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    printer('Kitchen 1').paperOut = true;
+    const job = await post(kitchen);
+    assert.equal(job.printerId, id('Kitchen 1'));
+    const done = await printsOnceOn(job, 'Kitchen 2');
+    assert.deepEqual(done.movedFrom, [id('Kitchen 1')]);
+    const read = await s().clouds[0]!.call(s().org.liveKey, 'GET', `/v1/jobs/${job.id}`);
+    const states = (read.body.events as Array<{ state: string }>).map((e) => e.state);
+    assert.deepEqual(states.slice(0, 2), ['queued', 'sending']);
+    assert.deepEqual(states.slice(-3), ['queued', 'sending', 'printed']);
+    // The move was announced: job.queued again, showing the new member.
+    await waitUntil(
+      'the job.queued webhook of the move',
+      () =>
+        s().receiver.received.some(
+          (r) =>
+            r.body.type === 'job.queued' &&
+            (r.body.data.job as { id: string; printerId: string }).id === job.id &&
+            (r.body.data.job as { printerId: string }).printerId === id('Kitchen 2'),
+        )
+          ? true
+          : undefined,
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
+    printer('Kitchen 1').paperOut = false;
+    await untilStatus('Kitchen 1', (st) => st === 'online');
+  });
+
   test('failover: cover open on the first member, the job prints once on the second', async () => {
     const kitchen = await group('failover', ['Kitchen 1', 'Kitchen 2']);
     printer('Kitchen 1').coverOpen = true;
@@ -166,6 +211,20 @@ function groupCases(s: () => Setup): void {
     await printer('Kitchen 1').refuseConnections();
     await untilStatus('Kitchen 1', (st) => st !== 'online');
     await printsOnceOn(await post(kitchen), 'Kitchen 2');
+    await printer('Kitchen 1').acceptConnections();
+    await untilStatus('Kitchen 1', (st) => st === 'online');
+  });
+
+  test('failover: a job the agent already holds when its printer stops answering is given back and prints once on the second', async () => {
+    const kitchen = await group('failover', ['Kitchen 1', 'Kitchen 2']);
+    // As above: between two idle status reads, so that the agent finds out before the job.
+    await once(printer('Kitchen 1'), 'status');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await printer('Kitchen 1').refuseConnections();
+    const job = await post(kitchen);
+    assert.equal(job.printerId, id('Kitchen 1'));
+    const done = await printsOnceOn(job, 'Kitchen 2');
+    assert.deepEqual(done.movedFrom, [id('Kitchen 1')]);
     await printer('Kitchen 1').acceptConnections();
     await untilStatus('Kitchen 1', (st) => st === 'online');
   });
@@ -224,6 +283,7 @@ describe('printer groups end to end (SQLite, one cloud)', () => {
     await setup?.agent.kill();
     await cloud?.stop();
     for (const p of setup?.printers ?? []) await p.stop();
+    await setup?.receiver.close();
   });
   groupCases(() => setup);
 });
@@ -266,6 +326,7 @@ describe('printer groups end to end (PostgreSQL + Redis, two instances)', { skip
     await setup?.agent.kill();
     for (const c of clouds) await c.stop();
     for (const p of setup?.printers ?? []) await p.stop();
+    await setup?.receiver.close();
     const client = admin();
     await client.connect();
     await client.query(`drop database if exists ${database} with (force)`);

@@ -223,7 +223,19 @@ describe('printer groups through the gateway', () => {
     assert.equal(second.job.id, job.id);
     assert.equal(second.job.agentPrinterId, 'b');
     assert.ok(second.job.attempt > first.job.attempt);
+    // The agent sends its answer again (it had no ack yet): the job, now with b of the same
+    // agent, does not move again.
+    agent.send({
+      type: 'job.withdrawn',
+      id: 'w-1',
+      jobId: job.id,
+      withdrawn: true,
+      reason: 'not_started',
+      at: new Date().toISOString(),
+    });
+    assert.equal((await agent.next('ack')).id, 'w-1');
     const moved = await jobOf(org, job.id);
+    assert.equal(moved.state, 'sending');
     assert.equal(moved.printerId, group.printerIds[1]);
     assert.deepEqual(moved.movedFrom, [group.printerIds[0]]);
     const read = await fetch(`${h.url}/v1/jobs/${job.id}`, {

@@ -100,6 +100,8 @@ export class JobDispatcher implements WithdrawChannel {
    * never deleted or moved), so what was read once saves the read for every later job.
    */
   private readonly printers = new Map<string, { deviceId: string; agentPrinterId: string }>();
+  /** Group jobs asked back (`job.withdraw`) from an agent connected here: job id → attempt. */
+  private readonly withdrawing = new Map<string, number>();
   /** `jobId:attempt` acknowledged by an agent connected here (lost on restart: then re-sent). */
   private readonly acked = new Set<string>();
   private readonly options: DispatcherOptions;
@@ -222,9 +224,8 @@ export class JobDispatcher implements WithdrawChannel {
     job: Job,
     content: JobContent | undefined,
   ): Promise<boolean> {
-    let claimed: Job;
     try {
-      claimed = await this.deps.jobs.transition(
+      await this.deps.jobs.transition(
         link.organizationId,
         job.id,
         'sending',
@@ -236,14 +237,21 @@ export class JobDispatcher implements WithdrawChannel {
       if (!(error instanceof PrintwireError)) throw error;
       return false;
     }
-    return this.sendJob(link, claimed, content);
+    // The job as claimed (not read again: a later change must not redirect this send).
+    return this.sendJob(link, { ...job, attempt: job.attempt + 1 }, content);
   }
 
-  /** `job.withdraw` to the agent holding the job, if it is connected here and knows the message. */
+  /**
+   * `job.withdraw` to the agent holding the job, if it is connected here and knows the message;
+   * once per attempt (the answer is about the attempt asked, see `withdrawn`).
+   */
   askWithdraw(job: Job): boolean {
     const link = job.deviceId ? this.links.get(job.deviceId) : undefined;
     if (!link || link.organizationId !== job.organizationId) return false;
     if (!link.features?.includes('job.withdraw')) return false;
+    if (this.withdrawing.get(job.id) === job.attempt) return true;
+    if (this.withdrawing.size >= MAX_KNOWN_PRINTERS) this.withdrawing.clear();
+    this.withdrawing.set(job.id, job.attempt);
     return link.send({ type: 'job.withdraw', jobId: job.id });
   }
 
@@ -255,10 +263,14 @@ export class JobDispatcher implements WithdrawChannel {
   async withdrawn(link: DeviceLink, message: AgentMessageOf<'job.withdrawn'>): Promise<void> {
     const job = await this.ownJob(link, message.jobId);
     if (!job) return;
-    if (!message.withdrawn) {
+    // Only the answer to the attempt asked, once: a repeated answer, or one that comes after the
+    // job moved on (maybe to another printer of the same agent), changes nothing.
+    const asked = this.withdrawing.get(job.id);
+    this.withdrawing.delete(job.id);
+    if (!message.withdrawn || asked !== job.attempt) {
       this.deps.logger.info(
-        { jobId: job.id, reason: message.reason },
-        'the agent kept a job it was asked to give back',
+        { jobId: job.id, reason: message.reason, withdrawn: message.withdrawn },
+        message.withdrawn ? 'a stale job.withdrawn was ignored' : 'the agent kept the job',
       );
       return;
     }

@@ -18,6 +18,7 @@
  * new member's device send it.
  */
 import type { Logger } from 'pino';
+import { isReadyMemberStatus } from '@printwire/shared/contracts/group-routing';
 import type { Clock } from '../lib/clock.js';
 import type { GroupPick, GroupTurn } from '../storage/jobs.js';
 import type { AssignExpectation, GroupMember } from '../storage/printer-groups.js';
@@ -66,7 +67,7 @@ export class GroupRouter {
       );
       if (groupIds.length === 0) return;
       for (const printer of printers) {
-        if (printer.status === 'online' || printer.status === 'unknown') continue;
+        if (isReadyMemberStatus(printer.status)) continue;
         await this.memberOut(organizationId, printer.id);
       }
       for (const groupId of groupIds) await this.routeWaiting(organizationId, groupId);

@@ -2,6 +2,7 @@
  * Resolves a job's target (printerId, deviceId with alias, the printer reference, or the default
  * printer) to a printer visible to the key's mode. Problems are returned as field issues.
  */
+import { chooseGroupMember, isReadyMemberStatus } from '@printwire/shared/contracts/group-routing';
 import type { FieldIssue } from '@printwire/shared/errors/index';
 import type { JobRequest } from '../resources/schemas.js';
 import type { Store } from '../storage/store.js';
@@ -16,19 +17,16 @@ export interface Target {
   group?: { group: PrinterGroup; members: GroupMember[] };
 }
 
-/** Printer statuses in which a member takes jobs (`unknown`: a printer whose status is not read). */
-const READY_STATUSES: readonly string[] = ['online', 'unknown'];
-
 /** A member takes jobs: its device is connected and its printer is neither out nor open. */
 export function isReady(member: GroupMember): boolean {
-  return member.deviceStatus === 'online' && READY_STATUSES.includes(member.status);
+  return member.deviceStatus === 'online' && isReadyMemberStatus(member.status);
 }
 
 /**
- * The member that takes a group's next job (pure), or null when none is ready. failover: the
- * first ready member in order; round-robin: the first ready member after `lastPrinterId` (the
- * one that took the group's last job), wrapping around. `exclude` leaves one member out (the one
- * a job is being moved from).
+ * The member that takes a group's next job, or null when none is ready: the shared rule
+ * (`chooseGroupMember`, which the agent's local mode applies too) on the members' live status.
+ * `lastPrinterId` is the member that took the group's last job (round-robin); `exclude` leaves
+ * out the member a job is being moved from.
  */
 export function chooseMember(
   strategy: GroupStrategy,
@@ -36,16 +34,12 @@ export function chooseMember(
   lastPrinterId: string | null,
   exclude?: string,
 ): GroupMember | null {
-  const n = members.length;
-  const start =
-    strategy === 'round-robin' && lastPrinterId !== null
-      ? members.findIndex((m) => m.printerId === lastPrinterId) + 1
-      : 0;
-  for (let i = 0; i < n; i++) {
-    const member = members[(start + i) % n]!;
-    if (member.printerId !== exclude && isReady(member)) return member;
-  }
-  return null;
+  return chooseGroupMember(strategy, members, {
+    id: (m) => m.printerId,
+    ready: isReady,
+    last: lastPrinterId,
+    ...(exclude !== undefined ? { exclude } : {}),
+  });
 }
 
 type Resolution = { ok: true; target: Target } | { ok: false; issues: FieldIssue[] };
