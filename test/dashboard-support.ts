@@ -12,7 +12,8 @@ import { promisify } from 'node:util';
 import { generateSync } from 'otplib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { linksInEml } from '@printwire/cloud/testing';
-import { CloudProcess, freePort, tempDir, waitUntil } from './e2e-support.js';
+import { AgentProcess, CloudProcess, freePort, tempDir, waitUntil } from './e2e-support.js';
+import type { FakePrinter } from './fake-printer.js';
 
 const run = promisify(execFile);
 const CLOUD_BIN = new URL('../cloud/bin/printwire-cloud.mjs', import.meta.url).pathname;
@@ -250,4 +251,78 @@ export async function memberWithRole(
   const link = await world.mailLink(who.email, '/invitations/accept?token=');
   const token = new URL(link).searchParams.get('token');
   await call(await accessTokenOf(world, who), '/invitations/accept', { token });
+}
+
+/** A call to the dashboard API with an access token: the status and the JSON body. */
+export async function callApi(
+  world: DashboardWorld,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${world.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * An agent process activated on `orgId` (with a new activation code) whose printers are `printers`
+ * (fake TCP printers by name), waited for until they are all online: the agent (the caller stops
+ * it) and the arguments that start it again.
+ */
+export async function agentWithPrinters(
+  world: DashboardWorld,
+  token: string,
+  orgId: string,
+  printers: { name: string; printer: FakePrinter }[],
+): Promise<{ agent: AgentProcess; agentArgs: string[] }> {
+  const code = (await callApi(world, token, 'POST', `/orgs/${orgId}/activation-codes`)).body
+    .code as string;
+  const agentArgs = [
+    ...['--data-dir', tempDir('pw-dash-agent-'), '--cloud', world.url],
+    ...printers.flatMap(({ name, printer }) => [
+      '--printer',
+      printer.uri(`name=${encodeURIComponent(name)}`),
+    ]),
+  ];
+  const agent = AgentProcess.start([...agentArgs, '--activation-code', code]);
+  const names = new Set(printers.map((p) => p.name));
+  await waitUntil(
+    `the agent’s printers ${[...names].join(', ')} online`,
+    async () => {
+      const list = (await callApi(world, token, 'GET', `/orgs/${orgId}/printers`)).body.data as
+        { name: string; status: string }[] | undefined;
+      const ours = (list ?? []).filter((p) => names.has(p.name));
+      return ours.length === names.size && ours.every((p) => p.status === 'online')
+        ? true
+        : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+  return { agent, agentArgs };
+}
+
+/**
+ * `who` (a new verified account) owning a new organization `orgName`, made through the API, with
+ * an agent process activated on it whose printers are `printers`, all online (agentWithPrinters).
+ */
+export async function orgWithAgentPrinters(
+  world: DashboardWorld,
+  who: Person,
+  orgName: string,
+  printers: { name: string; printer: FakePrinter }[],
+): Promise<{ orgId: string; token: string; agent: AgentProcess; agentArgs: string[] }> {
+  await verifiedAccount(world, who);
+  const token = await accessTokenOf(world, who);
+  const orgId = (await callApi(world, token, 'POST', '/orgs', { name: orgName })).body.id as string;
+  return { orgId, token, ...(await agentWithPrinters(world, token, orgId, printers)) };
 }

@@ -123,6 +123,7 @@ function OrgNav({ orgId, onNavigate }: { orgId: string; onNavigate: () => void }
     ['', t('nav.overview')],
     ['jobs', t('nav.jobs')],
     ['printers', t('nav.printers')],
+    ['printer-groups', t('nav.groups')],
     ['devices', t('nav.devices')],
     ['templates', t('nav.templates')],
     ['webhooks', t('nav.webhooks')],

@@ -9,5 +9,6 @@ export { Devices } from './pages/devices';
 export { JobPage, Jobs } from './pages/jobs';
 export { Printers } from './pages/printers';
 export { ConnectPrinter } from './pages/printers/connect';
+export { GroupEditor, PrinterGroups } from './pages/groups';
 export { TemplateEditor, Templates } from './pages/templates';
 export { Webhooks } from './pages/webhooks';

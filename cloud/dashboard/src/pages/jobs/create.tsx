@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import type { Mode } from '../../frame';
 import { Button, Dialog, FormError, SelectField, fieldError } from '../../ui';
+import type { PrinterGroup } from '../groups/data';
 import type { Printer } from '../printers/data';
 import { useCreateJob, type Job } from './data';
 
@@ -33,9 +34,12 @@ const SAMPLES: Record<JobType, string> = {
   epl: 'N\nA40,40,0,4,1,1,N,"Printwire"\nP1\n',
 };
 
+/** The select's value for a group (a printer's is its id). */
+const GROUP = 'group:';
+
 /** The job request of the form; a receipt's JSON that does not parse is a field message. */
 function request(form: {
-  printerId: string;
+  target: string;
   type: JobType;
   content: string;
   metadata: string;
@@ -55,7 +59,11 @@ function request(form: {
   }
   return {
     body: {
-      ...(form.printerId ? { printerId: form.printerId } : {}),
+      ...(form.target.startsWith(GROUP)
+        ? { printerGroupId: form.target.slice(GROUP.length) }
+        : form.target
+          ? { printerId: form.target }
+          : {}),
       type: form.type,
       data,
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
@@ -109,11 +117,13 @@ export function CreateJob({
   orgId,
   mode,
   printers,
+  groups,
   onClose,
 }: {
   orgId: string;
   mode: Mode;
   printers: Printer[];
+  groups: PrinterGroup[];
   onClose: (created?: Job) => void;
 }) {
   const { t } = useTranslation();
@@ -121,7 +131,7 @@ export function CreateJob({
   const usable = printers.filter((p) => mode === 'test' || !p.sandbox);
   const first = usable.find((p) => p.isDefault) ?? usable[0];
   const [form, setForm] = useState({
-    printerId: first?.id ?? '',
+    target: first?.id ?? '',
     type: (first?.kind === 'label' ? 'zpl' : 'receipt') as JobType,
     content: first?.kind === 'label' ? SAMPLES.zpl : SAMPLES.receipt,
     metadata: '',
@@ -147,17 +157,41 @@ export function CreateJob({
     <Dialog title={t('jobs.create.title')} onClose={() => onClose()}>
       <form onSubmit={submit} className="create-job">
         <SelectField
-          label={t('jobs.create.printer')}
-          value={form.printerId}
-          error={fieldError(create.error, 'printerId') ?? fieldError(create.error, 'printer')}
-          onChange={(e) => setForm({ ...form, printerId: e.target.value })}
+          label={groups.length > 0 ? t('jobs.create.printerOrGroup') : t('jobs.create.printer')}
+          hint={groups.length > 0 ? t('jobs.create.groupHint') : undefined}
+          value={form.target}
+          error={
+            fieldError(create.error, 'printerId') ??
+            fieldError(create.error, 'printerGroupId') ??
+            fieldError(create.error, 'printer')
+          }
+          onChange={(e) => setForm({ ...form, target: e.target.value })}
         >
           {usable.length === 0 && <option value="">{t('jobs.create.noPrinter')}</option>}
-          {usable.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.alias ?? p.name}
-            </option>
-          ))}
+          {groups.length > 0 ? (
+            <>
+              <optgroup label={t('jobs.create.printers')}>
+                {usable.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.alias ?? p.name}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label={t('jobs.create.groups')}>
+                {groups.map((g) => (
+                  <option key={g.id} value={`${GROUP}${g.id}`}>
+                    {g.name}
+                  </option>
+                ))}
+              </optgroup>
+            </>
+          ) : (
+            usable.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.alias ?? p.name}
+              </option>
+            ))
+          )}
         </SelectField>
         <SelectField
           label={t('jobs.create.type')}
@@ -192,7 +226,11 @@ export function CreateJob({
         />
         <FormError error={create.error} />
         <div className="actions">
-          <Button type="submit" busy={create.isPending} disabled={usable.length === 0}>
+          <Button
+            type="submit"
+            busy={create.isPending}
+            disabled={usable.length === 0 && groups.length === 0}
+          >
             {t('jobs.create.submit')}
           </Button>
           <Button variant="secondary" onClick={() => onClose()}>

@@ -20,6 +20,7 @@ import {
   SelectField,
 } from '../../ui';
 import { useOrgId } from '../organization';
+import { useGroups, type PrinterGroup } from '../groups/data';
 import { usePrinters, type Printer } from '../printers/data';
 import { JobStateBadge, errorWords } from '../printers/status';
 import { CreateJob } from './create';
@@ -70,6 +71,7 @@ export function Jobs() {
   const filters = useMemo(() => filtersOf(params), [params]);
   const jobs = useJobs(orgId, mode, filters);
   const printers = usePrinters(orgId, mode);
+  const groups = useGroups(orgId);
   const canWrite = useCan(orgId, 'jobs:write');
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Job>();
@@ -94,6 +96,7 @@ export function Jobs() {
   const filtered = FILTER_NAMES.some((n) => filters[n]) || Object.keys(filters.metadata).length > 0;
   const printerList = printers.data?.data ?? [];
   const byId = new Map(printerList.map((p) => [p.id, p]));
+  const groupList = groups.data?.data ?? [];
   const list = jobs.data?.pages.flatMap((p) => p.data) ?? [];
 
   return (
@@ -112,6 +115,7 @@ export function Jobs() {
           orgId={orgId}
           mode={mode}
           printers={printerList}
+          groups={groupList}
           onClose={(job) => {
             setCreating(false);
             if (job) setCreated(job);
@@ -163,7 +167,13 @@ export function Jobs() {
               )}
             </div>
           ) : (
-            <JobTable orgId={orgId} jobs={list} printers={byId} test={mode === 'test'} />
+            <JobTable
+              orgId={orgId}
+              jobs={list}
+              printers={byId}
+              groups={new Map(groupList.map((g) => [g.id, g]))}
+              test={mode === 'test'}
+            />
           )}
           {jobs.hasNextPage && (
             <Button
@@ -279,11 +289,13 @@ function JobTable({
   orgId,
   jobs,
   printers,
+  groups,
   test,
 }: {
   orgId: string;
   jobs: Job[];
   printers: Map<string, Printer>;
+  groups: Map<string, PrinterGroup>;
   test: boolean;
 }) {
   const { t } = useTranslation();
@@ -314,7 +326,19 @@ function JobTable({
           header: t('jobs.columns.printer'),
           cell: (job) => {
             const printer = job.printerId ? printers.get(job.printerId) : undefined;
-            return printer ? (printer.alias ?? printer.name) : (job.printerId ?? '—');
+            const group = job.printerGroupId ? groups.get(job.printerGroupId) : undefined;
+            return (
+              <div>
+                <span dir="auto">
+                  {printer ? (printer.alias ?? printer.name) : (job.printerId ?? '—')}
+                </span>
+                {job.printerGroupId && (
+                  <span className="hint block" dir="auto">
+                    {t('jobs.inGroup', { name: group?.name ?? job.printerGroupId })}
+                  </span>
+                )}
+              </div>
+            );
           },
         },
         { header: t('jobs.columns.type'), cell: (job) => job.type },

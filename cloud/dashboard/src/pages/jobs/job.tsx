@@ -9,10 +9,11 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useCan } from '../../data';
 import { useMode, type Mode } from '../../frame';
-import { formatDate, formatRelative } from '../../i18n';
+import { formatDate, formatRelative, i18n } from '../../i18n';
 import { Button, Dialog, LastData, LoadError, Loading, PageTitle } from '../../ui';
 import { useOrgId } from '../organization';
-import { usePrinters } from '../printers/data';
+import { useGroups } from '../groups/data';
+import { usePrinters, type Printer } from '../printers/data';
 import { JobStateBadge, errorWords } from '../printers/status';
 import { ContentView, Preview } from './content';
 import {
@@ -24,6 +25,7 @@ import {
   useJobPreview,
   type Job,
 } from './data';
+import { memberMoves } from './moves';
 import { LabelPictures } from './labels';
 
 function When({ iso }: { iso: string | null | undefined }) {
@@ -66,7 +68,17 @@ export function JobPage() {
 function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) {
   const { t } = useTranslation();
   const printers = usePrinters(orgId, mode);
-  const printer = printers.data?.data.find((p) => p.id === job.printerId);
+  const printerList = printers.data?.data ?? [];
+  const byId = new Map(printerList.map((p) => [p.id, p]));
+  const printer = job.printerId ? byId.get(job.printerId) : undefined;
+  const groups = useGroups(orgId);
+  const group = groups.data?.data.find((g) => g.id === job.printerGroupId);
+  const named = (id: string) => {
+    const p: Printer | undefined = byId.get(id);
+    return p ? (p.alias ?? p.name) : id;
+  };
+  const moves = memberMoves(job);
+  const keep = mode === 'test' ? '?mode=test' : '';
   const content = useJobContent(orgId, mode, job);
   const isLabelCode = job.type === 'zpl' || job.type === 'epl';
   // A PDF or picture for a label printer previews as the labels the printer gets.
@@ -91,22 +103,64 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
           </p>
         )}
       </div>
+      {moves.from.length > 0 && job.printerId && (
+        <p className="moved" role="status">
+          {t(job.state === 'printed' ? 'jobs.job.movedPrinted' : 'jobs.job.movedNow', {
+            printer: named(job.printerId),
+            from: new Intl.ListFormat(i18n.language).format(moves.from.map(named)),
+          })}
+        </p>
+      )}
       <Actions orgId={orgId} mode={mode} job={job} />
 
       <h2>{t('jobs.job.details')}</h2>
       <dl className="facts">
         <dt>{t('jobs.columns.type')}</dt>
         <dd>{job.type}</dd>
-        <dt>{t('jobs.columns.printer')}</dt>
-        <dd>
+        {job.printerGroupId && (
+          <>
+            <dt>{t('jobs.job.group')}</dt>
+            <dd dir="auto">
+              {group ? (
+                <Link to={`/o/${orgId}/printer-groups/${group.id}${keep}`}>{group.name}</Link>
+              ) : (
+                job.printerGroupId
+              )}
+            </dd>
+          </>
+        )}
+        <dt>
+          {job.state === 'printed'
+            ? t('jobs.job.printedOn')
+            : job.printerGroupId && !FINISHED.includes(job.state)
+              ? t('jobs.job.memberNow')
+              : t('jobs.columns.printer')}
+        </dt>
+        <dd dir="auto">
           {printer ? (
-            <Link to={`/o/${orgId}/printers${mode === 'test' ? '?mode=test' : ''}`}>
-              {printer.alias ?? printer.name}
-            </Link>
+            <Link to={`/o/${orgId}/printers${keep}`}>{printer.alias ?? printer.name}</Link>
+          ) : job.printerId ? (
+            job.printerId
+          ) : job.printerGroupId ? (
+            <span className="hint">{t('jobs.job.noMemberYet')}</span>
           ) : (
-            (job.printerId ?? '—')
+            '—'
           )}
         </dd>
+        {moves.from.length > 0 && (
+          <>
+            <dt>{t('jobs.job.movedFrom')}</dt>
+            <dd>
+              <ol className="moved-from">
+                {moves.from.map((id, i) => (
+                  <li key={`${id}-${i}`} dir="auto">
+                    {named(id)}
+                  </li>
+                ))}
+              </ol>
+            </dd>
+          </>
+        )}
         <dt>{t('jobs.job.device')}</dt>
         <dd>{printer?.device?.name ?? job.deviceId ?? '—'}</dd>
         <dt>{t('jobs.job.source')}</dt>
@@ -141,6 +195,11 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
           <li key={`${e.at}-${i}`}>
             <time dateTime={e.at}>{formatDate(e.at, true)}</time>
             <JobStateBadge state={e.state} />
+            {moves.movedAt.has(i) && (
+              <span className="why" dir="auto">
+                {t('jobs.job.movedTo', { printer: named(moves.movedAt.get(i)!) })}
+              </span>
+            )}
             {e.errorCode && (
               <span className="why">
                 {errorWords(e.errorCode)} <code>{e.errorCode}</code>
