@@ -58,6 +58,8 @@ export type StoreKind = 'sqlite' | 'postgres';
  * schema of its own.
  */
 export async function testDatabase(kind: StoreKind): Promise<{
+  /** PostgreSQL: the schema (another process reaches it with `search_path`). */
+  schema?: string;
   open(options?: Omit<StoreOptions, 'url' | 'schema'>): Promise<Store>;
   /**
    * Migrates the database up to the migration `target` only, and runs `fill` on it (raw: no
@@ -91,6 +93,7 @@ export async function testDatabase(kind: StoreKind): Promise<{
   const schema = `pw_test_${randomBytes(6).toString('hex')}`;
   await ensurePostgresSchema(POSTGRES_URL, schema);
   return {
+    schema,
     open: (options = {}) => {
       const open = () => Store.open({ poolSize: 5, ...options, url: POSTGRES_URL, schema });
       // Migrating reads every schema's catalog: it takes turns with other files' drops.
