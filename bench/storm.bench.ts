@@ -11,6 +11,32 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpuMs, rssKb, Storm, stormSkipReason, type Drop } from '../test/storm-support.js';
+
+type Writes = Awaited<ReturnType<Storm['rowWrites']>>;
+/** Rows written between two snapshots, per `per` (agents, jobs), the busiest tables first. */
+function totalWrites(before: Writes, after: Writes): number {
+  return Object.entries(after).reduce((sum, [table, a]) => {
+    const b = before[table] ?? { inserted: 0, updated: 0, deleted: 0 };
+    return sum + a.inserted - b.inserted + a.updated - b.updated + a.deleted - b.deleted;
+  }, 0);
+}
+
+function writesPer(before: Writes, after: Writes, per: number): string {
+  const rows = Object.entries(after)
+    .map(([table, a]) => {
+      const b = before[table] ?? { inserted: 0, updated: 0, deleted: 0 };
+      return [
+        table,
+        a.inserted - b.inserted + a.updated - b.updated + a.deleted - b.deleted,
+      ] as const;
+    })
+    .filter(([, n]) => n > 0)
+    .sort((x, y) => y[1] - x[1]);
+  const total = rows.reduce((sum, [, n]) => sum + n, 0);
+  return `${fmt(total / per)} rows (${rows.map(([t, n]) => `${t} ${fmt(n / per)}`).join(', ')})`;
+}
+// PostgreSQL's statistics reach other sessions within about half a second.
+const settled = () => new Promise((resolve) => setTimeout(resolve, 1000));
 import { fmt, percentile } from './lib.js';
 
 const arg = process.argv.slice(2).find((a) => /^\d+$/.test(a));
@@ -50,10 +76,22 @@ try {
       .join(' + ')})`,
   );
 
+  // Idle: what heartbeats alone cost.
+  let cpuBefore = pids.map(cpuMs);
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  const idleCpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - cpuBefore[i]!, 0);
+  console.log(
+    `idle: cloud CPU ${fmt(idleCpu / 100)} % of a core for ${AGENTS} agents (heartbeats every 15 s): ` +
+      `${fmt((idleCpu * 1000) / ((AGENTS * 10) / 15))} µs per heartbeat`,
+  );
+
   // Steady state: the baseline delivery time.
+  await settled();
+  const writesBefore = await storm.rowWrites();
+  const jobsBefore = storm.jobs.size;
   storm.startJobs();
   const steadyFrom = Date.now();
-  const cpuBefore = pids.map(cpuMs);
+  cpuBefore = pids.map(cpuMs);
   await new Promise((resolve) => setTimeout(resolve, 10_000));
   const steadyCpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - cpuBefore[i]!, 0);
   const steady = [...storm.jobs.values()]
@@ -68,7 +106,8 @@ try {
   );
   console.log(
     `steady: ${steady.length} jobs in 10 s, delivery p50 ${fmt(percentile(steady, 50))} ms, p99 ${fmt(steadyP99)} ms; ` +
-      `cloud CPU ${fmt(steadyCpu / 10 / 10)} % of a core (both processes, heartbeats + jobs)`,
+      `cloud CPU ${fmt(steadyCpu / 10 / 10)} % of a core (both processes, heartbeats + jobs): ` +
+      `${fmt((steadyCpu - idleCpu) / Math.max(1, storm.jobs.size - jobsBefore))} ms per job`,
   );
 
   const show = (name: string, drop: Drop) => {
@@ -79,7 +118,16 @@ try {
     );
   };
 
+  await storm.stopJobs();
+  await settled();
+  const writesSteady = await storm.rowWrites();
+  console.log(
+    `  PostgreSQL per job: ${writesPer(writesBefore, writesSteady, storm.jobs.size - jobsBefore)}`,
+  );
+  storm.startJobs();
+
   const cpuStorm = pids.map(cpuMs);
+  const jobsBeforeStorm = storm.jobs.size;
   const restart = await storm.restartBalancers();
   show('HAProxy restarted', restart);
   console.log(
@@ -87,6 +135,16 @@ try {
       `(${fmt(pids.reduce((s, pid, i) => s + cpuMs(pid) - cpuStorm[i]!, 0) / AGENTS)} ms per reconnect)`,
   );
   console.log(`  devices online in PostgreSQL: ${await storm.onlineInDatabase()} of ${AGENTS}`);
+  await settled();
+  const writesStorm = await storm.rowWrites();
+  const perJob =
+    totalWrites(writesBefore, writesSteady) / Math.max(1, jobsBeforeStorm - jobsBefore);
+  const jobRows = perJob * (storm.jobs.size - jobsBeforeStorm);
+  console.log(
+    `  PostgreSQL per reconnect: ${fmt((totalWrites(writesSteady, writesStorm) - jobRows) / AGENTS)} rows ` +
+      `(the storm's jobs taken out at ${fmt(perJob)} rows each; all tables: ` +
+      `${writesPer(writesSteady, writesStorm, AGENTS)})`,
+  );
 
   const killed = await storm.killCloud(1);
   show('cloud process killed', killed);

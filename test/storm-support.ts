@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { bootstrap, hashSecret, type Store } from '@printwire/cloud';
 import {
   postgresReachable,
+  postgresRowWrites,
   POSTGRES_URL,
   redisReachable,
   REDIS_URL,
@@ -387,7 +388,7 @@ export class Storm {
       // About 200 first connections a second: a fleet's first start is not the storm.
       worker.send({ type: 'start', agents, spreadMs: options.agents * 5 });
     });
-    await storm.untilAllOnline(60_000 + options.agents * 10).catch(async (err: unknown) => {
+    await storm.untilAllOnline(120_000 + options.agents * 30).catch(async (err: unknown) => {
       for (const cloud of clouds) log(`cloud ${cloud.port} said:\n${cloud.output.slice(-3000)}`);
       await storm.stop();
       throw err;
@@ -424,10 +425,15 @@ export class Storm {
 
   untilAllOnline(timeoutMs: number): Promise<void> {
     return this.until(
-      `all ${this.agents} agents online (${this.online} are)`,
+      `all ${this.agents} agents online`,
       () => this.online === this.agents,
       timeoutMs,
     );
+  }
+
+  /** Rows written so far per table of the storm's schema (PostgreSQL's statistics). */
+  rowWrites(): ReturnType<typeof postgresRowWrites> {
+    return postgresRowWrites(this.database.schema!);
   }
 
   /** Devices the cloud's database shows online. */

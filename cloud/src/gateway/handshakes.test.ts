@@ -39,7 +39,7 @@ const hello = (agent: TestAgent) =>
   });
 
 test('one handshake at a time and one waiting: the third agent is told 503, to come back in 7 s; the waiting one is welcomed after the first', async () => {
-  const tokens = [];
+  const tokens: Array<{ deviceId: string; deviceToken: string }> = [];
   for (let i = 0; i < 3; i++) tokens.push(await h.activate(await h.org()));
   const first = await TestAgent.connect(h.wsUrl, tokens[0]!.deviceToken); // holds the turn
   const secondConnected = TestAgent.connect(h.wsUrl, tokens[1]!.deviceToken); // queued
