@@ -158,7 +158,7 @@ try {
   const { created, lost, doubled } = await storm.settle();
   console.log(
     `jobs: ${created} created, ${storm.redelivered} sent again after a reconnect (acknowledged, not printed), ` +
-      `${storm.createFailures} API calls retried; load average ${load()}`,
+      `${storm.createFailures} API calls retried, ${storm.skippedJobs} not asked for (64 waiting for their answer); load average ${load()}`,
   );
   const slowest = Math.max(restart.backMs, killed.backMs);
   console.log(

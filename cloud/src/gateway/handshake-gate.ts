@@ -6,7 +6,7 @@
  * timeout, they give up and come back, and the work done for them is lost. The gate lets
  * `concurrency` handshakes run at once and queues as many more as it finished in the last
  * `maxWaitMs` (those it can expect to serve before the agents' handshake timeout; at least
- * `concurrency`, at most `queue`), first come, first served; it refuses the rest at once, cheaply,
+ * 2 × `concurrency`, at most `queue`), first come, first served; it refuses the rest at once, cheaply,
  * with a hint of when to come back (503 + Retry-After).
  */
 export interface HandshakeGateOptions {
@@ -37,7 +37,10 @@ export class HandshakeGate {
   private queueLimit(): number {
     const since = this.now() - (this.options.maxWaitMs ?? 5000);
     while (this.finished.length > 0 && this.finished[0]! < since) this.finished.shift();
-    return Math.min(this.options.queue, Math.max(this.options.concurrency, this.finished.length));
+    return Math.min(
+      this.options.queue,
+      Math.max(2 * this.options.concurrency, this.finished.length),
+    );
   }
 
   /** Handshakes running and waiting. */
