@@ -1,6 +1,6 @@
 /**
  * The reconnect storm: two cloud processes on PostgreSQL and Redis behind HAProxy, N simulated
- * agents (`STORM_AGENTS` or `npm run bench -- storm 2000`; default 10,000) speaking the real agent
+ * agents (`STORM_AGENTS=2000 npm run bench -- storm`; default 10,000) speaking the real agent
  * protocol through the agent's own cloud link, jobs created through the public API throughout
  * (`STORM_JOBS_PER_SECOND`, default 50). Then every agent is dropped at once, twice: every HAProxy
  * process restarted, then one cloud process killed. Measured: the time until every agent is
