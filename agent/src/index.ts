@@ -87,7 +87,12 @@ export { decodeEscposStatus, isStatusByte, DLE_EOT_REQUEST } from './transports/
 export { TcpTransport, createTcpTransport, TCP_DEFAULTS } from './transports/tcp/tcp-transport.js';
 export { activate, cloudEndpoint, type Activation } from './cloud-link/activation.js';
 export { CloudLink, type CloudLinkOptions, type LinkState } from './cloud-link/cloud-link.js';
-export { reconnectDelayMs, seededRandom, RECONNECT_DEFAULTS } from './cloud-link/backoff.js';
+export {
+  busyDelayMs,
+  reconnectDelayMs,
+  seededRandom,
+  RECONNECT_DEFAULTS,
+} from './cloud-link/backoff.js';
 export { createLogger, silentLogger, type AgentLogger } from './logs/logger.js';
 export { exportLogs } from './logs/export.js';
 export { WindowPrompts } from './window/prompts.js';

@@ -30,7 +30,9 @@ describe('the agent gateway’s settings from the environment', () => {
       AGENT_HEARTBEAT_INTERVAL_MS: '5000',
       AGENT_LIVENESS_MARGIN_MS: '0',
       AGENT_TOKEN_RECHECK_MS: '1000',
+      AGENT_OFFLINE_GRACE_MS: '300000',
     });
+    assert.equal(options.offlineGraceMs, 300_000);
     assert.equal(options.heartbeatIntervalMs, 5000);
     assert.equal(options.livenessMarginMs, 0);
     assert.equal(options.tokenRecheckMs, 1000);
@@ -39,6 +41,7 @@ describe('the agent gateway’s settings from the environment', () => {
       ['AGENT_HEARTBEAT_INTERVAL_MS', 'often', 'from 1000 to 300000'],
       ['AGENT_LIVENESS_MARGIN_MS', '-1', 'from 0 to 300000'],
       ['AGENT_TOKEN_RECHECK_MS', '500', 'from 1000 to 86400000'],
+      ['AGENT_OFFLINE_GRACE_MS', '300001', 'from 0 to 300000'],
     ] as const) {
       assert.throws(
         () => gatewayOptionsFromEnv({ [name]: value }),

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reconnectDelayMs, seededRandom } from './backoff.js';
+import { busyDelayMs, reconnectDelayMs, seededRandom } from './backoff.js';
 
 function busiestSecond(delays: number[]): number {
   const buckets = new Map<number, number>();
@@ -32,5 +32,23 @@ describe('reconnect backoff', () => {
     // Without jitter every agent would pick the same delay.
     const withoutJitter = agents.map(() => reconnectDelayMs(0, () => 0.5));
     assert.equal(busiestSecond(withoutJitter), 1);
+  });
+});
+
+describe('a busy cloud', () => {
+  test('the agent waits the Retry-After hint plus up to as much jitter, at most the cap twice', () => {
+    assert.equal(
+      busyDelayMs(5000, () => 0),
+      5000,
+    );
+    assert.equal(
+      busyDelayMs(5000, () => 0.999_999),
+      9999,
+    );
+    assert.equal(
+      busyDelayMs(600_000, () => 0, 60_000),
+      60_000,
+      'a hint above the cap is cut to it',
+    );
   });
 });

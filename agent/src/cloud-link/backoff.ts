@@ -26,6 +26,20 @@ export function reconnectDelayMs(
   return fullJitter(backoffMs(failures, { baseMs: base, maxMs: cap }), random);
 }
 
+/**
+ * Delay before reconnecting when the cloud answered the handshake 503 with `Retry-After`: the
+ * hint, plus full jitter over as much again, so that the agents it turned away together do not
+ * come back together. The hint is capped at the backoff's cap.
+ */
+export function busyDelayMs(
+  retryAfterMs: number,
+  random: () => number,
+  capMs: number = RECONNECT_DEFAULTS.capMs,
+): number {
+  const hint = Math.min(Math.max(retryAfterMs, 0), capMs);
+  return hint + fullJitter(hint, random);
+}
+
 /** A small seeded PRNG (mulberry32) for tests and benchmarks that need repeatable jitter. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -17,7 +17,7 @@ import type { Clock, TimerHandle } from '../core/clock.js';
 import type { AgentLogger } from '../logs/logger.js';
 import type { OutboxMessage } from '../queue/job-queue.js';
 import { cloudEndpoint } from './activation.js';
-import { reconnectDelayMs, RECONNECT_DEFAULTS } from './backoff.js';
+import { busyDelayMs, reconnectDelayMs, RECONNECT_DEFAULTS } from './backoff.js';
 
 export type HelloBody = Omit<AgentMessageOf<'hello'>, 'type' | 'id' | 'protocolVersion'>;
 
@@ -205,6 +205,8 @@ export class CloudLink {
     this.#socket = socket;
     let closeReason: string | null = null;
     let fatal = false;
+    /** The cloud said when to come back (503 with Retry-After), in ms. */
+    let retryAfterMs: number | null = null;
 
     socket.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
@@ -213,6 +215,8 @@ export class CloudLink {
         fatal = true;
         closeReason = `the cloud refused the device token (HTTP ${status})`;
       } else closeReason = `HTTP ${status} at the WebSocket handshake`;
+      const seconds = Number(response.headers['retry-after']);
+      if (status === 503 && Number.isFinite(seconds) && seconds > 0) retryAfterMs = seconds * 1000;
       response.resume();
       socket.terminate();
     });
@@ -268,11 +272,16 @@ export class CloudLink {
         this.#o.handlers.onFatal(why);
         return;
       }
-      const delay = reconnectDelayMs(this.#failures, this.#o.random, {
-        baseMs: this.#o.reconnect?.baseMs ?? RECONNECT_DEFAULTS.baseMs,
-        capMs: this.#o.reconnect?.capMs ?? RECONNECT_DEFAULTS.capMs,
-      });
-      this.#failures += 1;
+      const capMs = this.#o.reconnect?.capMs ?? RECONNECT_DEFAULTS.capMs;
+      // A busy cloud said when to come back: that, jittered, without doubling the next wait.
+      const delay =
+        retryAfterMs !== null
+          ? busyDelayMs(retryAfterMs, this.#o.random, capMs)
+          : reconnectDelayMs(this.#failures, this.#o.random, {
+              baseMs: this.#o.reconnect?.baseMs ?? RECONNECT_DEFAULTS.baseMs,
+              capMs,
+            });
+      if (retryAfterMs === null) this.#failures += 1;
       logger.info({ code, reason: why, delayMs: delay }, 'cloud link closed; reconnecting');
       this.#setState('waiting');
       this.#timer = clock.setTimeout(() => this.#connect(), delay);

@@ -52,6 +52,10 @@ export interface ConnectionHost {
   register(connection: AgentConnection): boolean;
   /** Forgets this connection; true when it was the device's current one. */
   unregister(connection: AgentConnection): boolean;
+  /** Called once the hello is handled (welcome sent or refused) or the socket closed. */
+  handshakeDone?: () => void;
+  /** Marks the device offline (now, or after a grace the gateway decides); default: now. */
+  offline?: (connection: AgentConnection) => Promise<void>;
 }
 
 type CloseReason = CloudMessageOf<'close'>['reason'];
@@ -149,8 +153,12 @@ export class AgentConnection implements DeviceLink {
     }
     const message = parsed.message;
     if (!this.welcomed) {
-      if (message.type === 'hello') await this.hello(message);
-      else this.refuse('VALIDATION_FAILED', `${message.type}: the first message must be hello`);
+      try {
+        if (message.type === 'hello') await this.hello(message);
+        else this.refuse('VALIDATION_FAILED', `${message.type}: the first message must be hello`);
+      } finally {
+        this.host.handshakeDone?.();
+      }
       return;
     }
     await this.dispatch(message);
@@ -339,12 +347,14 @@ export class AgentConnection implements DeviceLink {
 
   private async onClose(code: number): Promise<void> {
     const { dispatcher, devices, logger } = this.host;
+    this.host.handshakeDone?.();
     dispatcher.detach(this);
     const current = this.host.unregister(this);
     logger.info({ deviceId: this.deviceId, code }, 'agent disconnected');
     if (!current || this.superseded || !this.welcomed) return;
     try {
-      await devices.disconnected(this.organizationId, this.deviceId);
+      if (this.host.offline) await this.host.offline(this);
+      else await devices.disconnected(this.organizationId, this.deviceId);
     } catch (err) {
       logger.error({ err, deviceId: this.deviceId }, 'marking the device offline failed');
     }

@@ -21,6 +21,7 @@ import type { JobDispatcher } from '../services/dispatcher.js';
 import type { JobService } from '../services/jobs.js';
 import type { Device } from '../storage/types.js';
 import { AgentConnection, type ConnectionLimits } from './connection.js';
+import { HandshakeGate } from './handshake-gate.js';
 
 export const CONNECT_PATH = '/agent/v1/connect';
 
@@ -31,6 +32,21 @@ export interface GatewayOptions extends ConnectionLimits {
   livenessCheckMs: number;
   /** Largest message accepted (the WebSocket's maxPayload; 1009 above it). */
   maxMessageBytes: number;
+  /** Handshakes (token lookup to welcome) run at once; the others wait their turn. */
+  maxHandshakes: number;
+  /**
+   * Most handshakes waiting (fewer when recent handshakes were slow: as many as finished in the
+   * last 5 s); beyond it an agent is answered 503 with Retry-After at once.
+   */
+  handshakeQueue: number;
+  /** The Retry-After of that 503: the agent comes back after it, plus up to as much jitter. */
+  busyRetryAfterMs: number;
+  /**
+   * A device whose socket closed is marked offline after this long, unless it connected again
+   * meanwhile (here or on another instance): a fleet that reconnects after a deploy or a
+   * balancer restart then costs no offline and online writes and events. 0: at once.
+   */
+  offlineGraceMs: number;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -41,7 +57,16 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   lastSeenWriteMs: 60_000,
   tokenRecheckMs: 60_000,
   maxMessageBytes: PROTOCOL_LIMITS.maxMessageBytes,
+  maxHandshakes: 32,
+  handshakeQueue: 1000,
+  busyRetryAfterMs: 5000,
+  offlineGraceMs: 0,
 };
+
+/** A handshake that sent no hello within this releases its turn anyway (the agent's timeout). */
+const HANDSHAKE_TURN_MS = 10_000;
+/** Handshakes queue only as deep as can be served within this, half the agent's timeout. */
+const HANDSHAKE_WAIT_MS = 5000;
 
 export interface GatewayDeps {
   devices: DeviceService;
@@ -70,9 +95,33 @@ function refuse(socket: Duplex, status: number, text: string): void {
   );
 }
 
+/** Too many agents connecting at once: come back after `retryAfterMs` (rounded up to seconds). */
+function busy(socket: Duplex, retryAfterMs: number): void {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const body = JSON.stringify({
+    error: {
+      code: 'UNAVAILABLE',
+      message: `too many agents are connecting at once; try again in ${seconds} s`,
+      retryable: true,
+    },
+  });
+  socket.end(
+    'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n' +
+      `Retry-After: ${seconds}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
 export class AgentGateway {
   readonly options: GatewayOptions;
   private readonly wss: WebSocketServer;
+  private readonly gate: HandshakeGate;
+  /** Agents answered 503 because the handshake queue was full (for logs and tests). */
+  refusedBusy = 0;
+  /** Devices whose socket closed, marked offline when their grace ends, by device id. */
+  private readonly pendingOffline = new Map<
+    string,
+    { timer: NodeJS.Timeout; write: () => Promise<void> }
+  >();
   private readonly connections = new Map<string, AgentConnection>();
   private readonly all = new Set<AgentConnection>();
   /** Per organization: configuration pushes, one at a time, changes meanwhile folded in. */
@@ -88,6 +137,16 @@ export class AgentGateway {
       maxPayload: this.options.maxMessageBytes,
       perMessageDeflate: false,
     });
+    this.gate = new HandshakeGate({
+      concurrency: this.options.maxHandshakes,
+      queue: this.options.handshakeQueue,
+      maxWaitMs: HANDSHAKE_WAIT_MS,
+    });
+  }
+
+  /** Handshakes running and waiting their turn. */
+  get handshakes(): { running: number; waiting: number } {
+    return this.gate.load;
   }
 
   /** Serves /agent/v1/connect on `server`, and starts listening to the bus and the clock. */
@@ -115,15 +174,36 @@ export class AgentGateway {
       return;
     }
     const token = bearer(req);
+    const hungUp = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const release = await this.gate.enter(hungUp);
+    if (!release) {
+      if (!socket.destroyed) {
+        this.refusedBusy++;
+        busy(socket, this.options.busyRetryAfterMs);
+      }
+      return;
+    }
+    const turn = setTimeout(release, HANDSHAKE_TURN_MS);
+    turn.unref();
+    const done = () => {
+      clearTimeout(turn);
+      release();
+    };
+    if (socket.destroyed) {
+      done();
+      return;
+    }
     let device: Device | undefined;
     try {
       device = token ? await this.deps.devices.authenticate(token) : undefined;
     } catch (err) {
+      done();
       this.deps.logger.error({ err }, 'device token lookup failed');
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      busy(socket, this.options.busyRetryAfterMs);
       return;
     }
     if (!device || !token || this.closing) {
+      done();
       refuse(socket, 401, 'the device token is unknown or revoked');
       return;
     }
@@ -139,14 +219,42 @@ export class AgentGateway {
         limits: this.options,
         register: (c) => this.register(c),
         unregister: (c) => this.unregister(c),
+        handshakeDone: done,
+        offline: (c) => this.offline(c),
       });
       this.all.add(connection);
       void connection.closed.then(() => this.all.delete(connection));
     });
   }
 
+  /** The device's socket closed: offline now, or when its grace ends if it has not come back. */
+  private async offline(connection: AgentConnection): Promise<void> {
+    const { organizationId, deviceId } = connection;
+    const write = () => this.deps.devices.disconnected(organizationId, deviceId);
+    const grace = this.options.offlineGraceMs;
+    if (grace <= 0 || this.closing) return write();
+    this.cancelOffline(deviceId);
+    const timer = setTimeout(() => {
+      this.pendingOffline.delete(deviceId);
+      if (this.connections.has(deviceId)) return;
+      write().catch((err: unknown) =>
+        this.deps.logger.error({ err, deviceId }, 'marking the device offline failed'),
+      );
+    }, grace);
+    timer.unref();
+    this.pendingOffline.set(deviceId, { timer, write });
+  }
+
+  private cancelOffline(deviceId: string): void {
+    const pending = this.pendingOffline.get(deviceId);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pendingOffline.delete(deviceId);
+  }
+
   private register(connection: AgentConnection): boolean {
     if (this.closing) return false;
+    this.cancelOffline(connection.deviceId);
     const older = this.connections.get(connection.deviceId);
     this.connections.set(connection.deviceId, connection);
     if (older && older !== connection) older.supersede();
@@ -178,6 +286,7 @@ export class AgentGateway {
       return;
     }
     if (event.type !== 'gateway.signal') return;
+    if (event.action === 'connected') this.cancelOffline(event.deviceId);
     const connection = this.connections.get(event.deviceId);
     if (!connection || connection.organizationId !== event.organizationId) return;
     if (event.action === 'revoked') connection.revoked();
@@ -248,6 +357,17 @@ export class AgentGateway {
       }),
     ]);
     clearTimeout(timeout);
+    // Stopping: the devices whose grace was running are marked offline now.
+    const pending = [...this.pendingOffline.values()];
+    this.pendingOffline.clear();
+    for (const { timer } of pending) clearTimeout(timer);
+    await Promise.all(
+      pending.map(({ write }) =>
+        write().catch((err: unknown) =>
+          this.deps.logger.error({ err }, 'marking a device offline failed'),
+        ),
+      ),
+    );
     await this.unsubscribe?.();
     this.wss.close();
   }
@@ -257,7 +377,9 @@ export class AgentGateway {
  * Gateway limits from the environment (all optional): `AGENT_HEARTBEAT_INTERVAL_MS`
  * (1000-300000, default 15000), `AGENT_LIVENESS_MARGIN_MS` (0-300000, default 5000) and
  * `AGENT_TOKEN_RECHECK_MS` (how often a connected device's token is checked again; 1000-86400000,
- * default 60000). A value outside its rule is refused, naming the variable and the rule.
+ * default 60000) and `AGENT_OFFLINE_GRACE_MS` (how long a closed socket waits before its device
+ * is marked offline; 0-300000, default 0: at once). A value outside its rule is refused, naming
+ * the variable and the rule.
  */
 export function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<GatewayOptions> {
   const options: Partial<GatewayOptions> = {};
@@ -275,5 +397,7 @@ export function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<GatewayOp
   if (margin !== undefined) options.livenessMarginMs = margin;
   const recheck = millisecondsFromEnv(env, 'AGENT_TOKEN_RECHECK_MS', 1000, 86_400_000);
   if (recheck !== undefined) options.tokenRecheckMs = recheck;
+  const grace = millisecondsFromEnv(env, 'AGENT_OFFLINE_GRACE_MS', 0, 300_000);
+  if (grace !== undefined) options.offlineGraceMs = grace;
   return options;
 }

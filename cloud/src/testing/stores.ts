@@ -58,6 +58,8 @@ export type StoreKind = 'sqlite' | 'postgres';
  * schema of its own.
  */
 export async function testDatabase(kind: StoreKind): Promise<{
+  /** PostgreSQL: the schema (another process reaches it with `search_path`). */
+  schema?: string;
   open(options?: Omit<StoreOptions, 'url' | 'schema'>): Promise<Store>;
   /**
    * Migrates the database up to the migration `target` only, and runs `fill` on it (raw: no
@@ -91,6 +93,7 @@ export async function testDatabase(kind: StoreKind): Promise<{
   const schema = `pw_test_${randomBytes(6).toString('hex')}`;
   await ensurePostgresSchema(POSTGRES_URL, schema);
   return {
+    schema,
     open: (options = {}) => {
       const open = () => Store.open({ poolSize: 5, ...options, url: POSTGRES_URL, schema });
       // Migrating reads every schema's catalog: it takes turns with other files' drops.
@@ -231,4 +234,37 @@ export function textJobInput(organizationId: string, overrides: Partial<NewJob> 
     monthlyQuota: null,
     ...overrides,
   };
+}
+
+/** Rows written so far in each table of a PostgreSQL schema (its statistics: the bench's count). */
+export async function postgresRowWrites(
+  schema: string,
+): Promise<Record<string, { inserted: number; updated: number; deleted: number }>> {
+  const client = new pg.Client(postgresClientConfig(POSTGRES_URL));
+  await client.connect();
+  try {
+    // The statistics collector reports with a delay; this makes this session see the latest.
+    await client.query('select pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{
+      relname: string;
+      n_tup_ins: string;
+      n_tup_upd: string;
+      n_tup_del: string;
+    }>(
+      'select relname, n_tup_ins, n_tup_upd, n_tup_del from pg_stat_user_tables where schemaname = $1',
+      [schema],
+    );
+    return Object.fromEntries(
+      rows.map((r) => [
+        r.relname,
+        {
+          inserted: Number(r.n_tup_ins),
+          updated: Number(r.n_tup_upd),
+          deleted: Number(r.n_tup_del),
+        },
+      ]),
+    );
+  } finally {
+    await client.end();
+  }
 }
