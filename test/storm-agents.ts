@@ -76,6 +76,8 @@ class SimAgent {
         onConfig: () => {},
         onDispatch: (job) => this.dispatch(job),
         onCancel: () => {},
+        // No `features` in its hello: the cloud never asks these agents for a job back.
+        onWithdraw: () => {},
         outbox: () => [...this.outbox.values()],
         onAck: (id) => this.outbox.delete(id),
         onFatal: (reason) => console.error(`agent ${index} refused: ${reason}`),

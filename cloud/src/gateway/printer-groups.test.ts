@@ -47,11 +47,11 @@ describe('printer groups through the gateway', () => {
   });
 
   let codes = 0;
-  /** An agent with `printers` online; `features` as it announces them in hello. */
+  /** An agent with `printers` online; `features` as it announces them in hello (null: none, an older agent). */
   async function agentWith(
     org: BootstrapResult,
     printers: PrinterInfo[],
-    features: string[] | undefined = ['job.withdraw'],
+    features: string[] | null = ['job.withdraw'],
   ): Promise<{ agent: TestAgent; deviceId: string }> {
     const code = `GRP-${++codes}-${Date.now()}`;
     await store.organizations.createActivationCode(
@@ -240,10 +240,21 @@ describe('printer groups through the gateway', () => {
     assert.deepEqual(moved.movedFrom, [group.printerIds[0]]);
     const read = await fetch(`${h.url}/v1/jobs/${job.id}`, {
       headers: { authorization: `Bearer ${org.liveKey}` },
-    }).then((r) => r.json() as Promise<{ events: Array<{ state: string }>; movedFrom: string[] }>);
+    }).then(
+      (r) =>
+        r.json() as Promise<{
+          events: Array<{ state: string; printerId?: string }>;
+          movedFrom: string[];
+        }>,
+    );
     assert.deepEqual(
       read.events.map((e) => e.state),
       ['queued', 'sending', 'queued', 'sending'],
+    );
+    // The move's event names the member it went to; the others name none.
+    assert.deepEqual(
+      read.events.map((e) => e.printerId ?? null),
+      [null, null, group.printerIds[1], null],
     );
     assert.deepEqual(read.movedFrom, [group.printerIds[0]]);
     const announced = h.events.flatMap((e) =>
@@ -284,7 +295,7 @@ describe('printer groups through the gateway', () => {
     await agent.close();
 
     const old = await h.org();
-    const legacy = await agentWith(old, three, undefined);
+    const legacy = await agentWith(old, three, null);
     const oldGroup = await groupOf(old, [legacy.deviceId], ['a', 'b'], 'failover');
     const oldJob = await post(old, oldGroup.id, 'old agent');
     ack(legacy.agent, await legacy.agent.next('job.dispatch'));
@@ -303,18 +314,28 @@ describe('printer groups through the gateway', () => {
     await legacy.agent.close();
   });
 
-  test('a job sent and never acknowledged moves when its device goes away', async () => {
+  test('a job sent to a device that goes away stays with it, acknowledged or not: the agent may have stored it', async () => {
     const org = await h.org();
     const one = await agentWith(org, [printerInfo('a', { isDefault: false })]);
     const two = await agentWith(org, [printerInfo('b', { isDefault: false })]);
     const group = await groupOf(org, [one.deviceId, two.deviceId], ['a', 'b'], 'failover');
     const job = await post(org, group.id, 'unacked');
     assert.equal((await one.agent.next('job.dispatch')).job.id, job.id);
+    // Gone before its acknowledgement reached the cloud (it may have stored the job: the agent
+    // acknowledges only after storing, and prints what it stored, also offline).
     await one.agent.close();
+    // The cloud knows the first member is gone: the next group job goes to the second.
+    const later = await post(org, group.id, 'later');
     const d = await two.agent.next('job.dispatch');
-    assert.equal(d.job.id, job.id);
+    assert.equal(d.job.id, later.id);
     assert.equal(d.job.agentPrinterId, 'b');
-    assert.deepEqual((await jobOf(org, job.id)).movedFrom, [group.printerIds[0]]);
+    assert.ok(
+      !two.agent.received.some((m) => m.type === 'job.dispatch' && m.job.id === job.id),
+      'the job that may be stored on the first device was not handed to the second',
+    );
+    const kept = await jobOf(org, job.id);
+    assert.equal(kept.printerId, group.printerIds[0]);
+    assert.deepEqual(kept.movedFrom, []);
     await two.agent.close();
   });
 });

@@ -54,6 +54,7 @@ export function presentJob(job: Job): JobResource {
           events: job.events.map((e) => ({
             state: e.state,
             errorCode: e.errorCode,
+            ...(e.printerId ? { printerId: e.printerId } : {}),
             at: iso(e.at),
           })),
         }

@@ -29,6 +29,10 @@ export const jobEventSchema = z
   .object({
     state: z.enum(JOB_STATES),
     errorCode: z.string().nullable(),
+    printerId: z.string().optional().meta({
+      description:
+        'On the `queued` event of a printer-group job that moved to another member: that member.',
+    }),
     at: isoDate,
   })
   .meta({ id: 'JobEvent', description: 'One state change of a job.' });

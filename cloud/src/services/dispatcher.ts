@@ -216,8 +216,8 @@ export class JobDispatcher implements WithdrawChannel {
   /**
    * A printer-group job is claimed before it is sent: queued → sending only while its member is
    * still this one (another instance may have moved it), so that it never reaches two members.
-   * Sent and not acknowledged, it is sent again with the device's backlog, or moved if the device
-   * is gone (GroupRouter).
+   * Sent and not acknowledged, it is sent again with the device's backlog (it never moves without
+   * the agent giving it back: the agent may have stored it before its acknowledgement was lost).
    */
   private async dispatchGroupJob(
     link: DeviceLink,
@@ -259,10 +259,6 @@ export class JobDispatcher implements WithdrawChannel {
     if (this.withdrawing.size >= MAX_KNOWN_PRINTERS) this.withdrawing.clear();
     this.withdrawing.set(job.id, job.attempt);
     return link.send({ type: 'job.withdraw', jobId: job.id });
-  }
-
-  isAcknowledged(job: Job): boolean {
-    return this.acked.has(`${job.id}:${job.attempt}`);
   }
 
   /** `job.withdrawn`: given back (withdrawn:true), the job moves on; otherwise nothing changes. */

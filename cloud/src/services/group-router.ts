@@ -6,9 +6,12 @@
  * - A member becomes ready (its printer online, its device connected): the group's waiting jobs
  *   (queued, never sent) are handed out, oldest first, by the group's strategy.
  * - A member goes out (offline, paper_out, cover_open, its device gone): its jobs the cloud still
- *   holds move to a ready member at once; a job sent and never acknowledged moves once its
- *   device is gone; a job the agent holds is asked back (`job.withdraw`, only to agents that
- *   announced it) and moves when the agent answers `job.withdrawn` withdrawn:true.
+ *   holds move to a ready member at once; a job sent to an agent is asked back (`job.withdraw`,
+ *   only to agents that announced it) and moves when the agent answers `job.withdrawn`
+ *   withdrawn:true. A job sent to a device that went away does not move, acknowledged or not:
+ *   the agent may have stored it before its acknowledgement was lost, and it prints what it
+ *   stored, also offline. It is sent again when the device comes back (and asked back then, if
+ *   its printer is still out).
  * - The agent says a job waits, or failed before its first byte (`job.progress` waiting or
  *   retry_scheduled with started:false), and another member is ready: the job is asked back.
  *
@@ -31,8 +34,6 @@ import { chooseMember, isReady } from './targets.js';
 export interface WithdrawChannel {
   /** Sends `job.withdraw` to the agent holding the job; false when it cannot (not here, old agent). */
   askWithdraw(job: Job): boolean;
-  /** Whether an agent acknowledged this attempt of the job (on this instance). */
-  isAcknowledged(job: Job): boolean;
 }
 
 export interface GroupRouterDeps {
@@ -97,8 +98,8 @@ export class GroupRouter {
   }
 
   /**
-   * A member went out: its jobs the cloud holds move to a ready member; the jobs an agent holds
-   * are asked back (or, never acknowledged and their device gone, moved).
+   * A member went out: its jobs the cloud holds move to a ready member; the jobs sent to an agent
+   * are asked back (a device that is gone cannot answer: its jobs stay, they may have printed).
    */
   private async memberOut(organizationId: string, printerId: string): Promise<void> {
     const { store } = this.deps;
@@ -112,12 +113,7 @@ export class GroupRouter {
         await this.assign(job, { printerId, from: 'waiting' }, to);
         continue;
       }
-      const member = found.members.find((m) => m.printerId === printerId);
-      if (member?.deviceStatus !== 'online' && !this.channel.isAcknowledged(job)) {
-        await this.assign(job, { printerId, from: 'withdrawn' }, to);
-      } else {
-        this.channel.askWithdraw(job);
-      }
+      this.channel.askWithdraw(job);
     }
   }
 

@@ -34,7 +34,7 @@ export interface AssignExpectation {
   printerId: string | null;
   /**
    * `waiting`: queued and never sent (the cloud holds it). `withdrawn`: queued or being sent, the
-   * agent having given it back (`job.withdrawn` withdrawn:true) or never acknowledged it.
+   * agent having given it back (`job.withdrawn` withdrawn:true).
    */
   from: 'waiting' | 'withdrawn';
 }
@@ -348,7 +348,13 @@ export class PrinterGroupsRepository {
       if (Number(updated.numUpdatedRows) === 0) return undefined;
       let event: JobEvent | undefined;
       if (moved) {
-        event = { state: 'queued', errorCode: null, errorMessage: null, at: now };
+        event = {
+          state: 'queued',
+          errorCode: null,
+          errorMessage: null,
+          printerId: next.printerId,
+          at: now,
+        };
         await trx
           .insertInto('jobEvents')
           .values({ jobId, organizationId, ...event })

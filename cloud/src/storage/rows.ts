@@ -165,6 +165,7 @@ export function toJobEvent(row: Selectable<JobEventsTable>): JobEvent {
     state: row.state as JobState,
     errorCode: row.errorCode,
     errorMessage: row.errorMessage,
+    ...(row.printerId ? { printerId: row.printerId } : {}),
     at: Number(row.at),
   };
 }

@@ -3,7 +3,7 @@
  * CamelCasePlugin). Timestamps are epoch milliseconds (bigint), booleans are 0/1 integers and
  * JSON is text, so that SQLite and PostgreSQL return the same values to the same code.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface OrganizationsTable {
   id: string;
@@ -163,6 +163,8 @@ export interface JobEventsTable {
   state: string;
   errorCode: string | null;
   errorMessage: string | null;
+  /** The member a printer-group job moved to (its move's `queued` event); null otherwise. */
+  printerId: ColumnType<string | null, string | null | undefined, never>;
   at: number;
 }
 

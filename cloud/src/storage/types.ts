@@ -128,6 +128,8 @@ export interface JobEvent {
   state: JobState;
   errorCode: string | null;
   errorMessage: string | null;
+  /** The member a printer-group job moved to (its move's `queued` event). */
+  printerId?: string | null;
   at: number;
 }
 

@@ -4,7 +4,8 @@
  * group's last job (`last_printer_id`, the cursor, moved by compare-and-set so that two
  * instances keep the turn). A job that names a group keeps it (`printer_group_id`); its
  * `printer_id` is the member that has it now, and `moved_from` (a JSON array of printer ids) the
- * members it was moved from, oldest first. The index finds a group's waiting jobs.
+ * members it was moved from, oldest first; the `queued` event a move writes names the member it
+ * went to (`job_events.printer_id`). The index finds a group's waiting jobs.
  */
 import type { Kysely, Migration } from 'kysely';
 
@@ -49,6 +50,8 @@ export function printerGroupsMigration(): Migration {
         .alterTable('jobs')
         .addColumn('moved_from', 'text', (c) => c.notNull().defaultTo('[]'))
         .execute();
+      // A move's `queued` event names the member the job went to.
+      await db.schema.alterTable('job_events').addColumn('printer_id', 'text').execute();
       await db.schema
         .createIndex('jobs_group_state')
         .on('jobs')
