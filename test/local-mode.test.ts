@@ -200,7 +200,10 @@ function localModeIn(engine: Engine): void {
       const hello = await cloud.waitFor('hello', () => true, { past: true });
       const agentPrinterId = hello.printers[0]!.agentPrinterId;
       const group = { id: 'grp_counter', name: 'Counter', strategy: 'failover' as const };
-      const next = { ...config(), printerGroups: [{ ...group, agentPrinterIds: [agentPrinterId] }] };
+      const next = {
+        ...config(),
+        printerGroups: [{ ...group, agentPrinterIds: [agentPrinterId] }],
+      };
       cloud.config = next;
       cloud.send({ type: 'config', config: next });
       await waitUntil('the agent holding the groups', async () =>
