@@ -182,7 +182,12 @@ export default {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|fixtures|\\.printwire|dist)/' },
+    // node_modules is not followed but stays in the graph, so that the rules about which room may
+    // import a package (ws, kysely, pg, better-sqlite3, sharp…) see the import; a package's own
+    // dist/ folder is where its entry point lives: only our workspaces' built dist/ are left out.
+    exclude: {
+      path: '(^|/)(fixtures|\\.printwire)/|^(cloud/dashboard|agent/window|agent|cloud|sdk|shared|ui)/dist/',
+    },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {
       exportsFields: ['exports'],

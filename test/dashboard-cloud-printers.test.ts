@@ -165,6 +165,20 @@ describe('which printer is which, and printers that connect by themselves', () =
     await star.scrollIntoViewIfNeeded();
     await shot(page, 'printers-cloud-en-1280', false);
 
+    // On the Devices page it is a printer that connects by itself, not a computer to deactivate:
+    // its address is revoked from the Printers page.
+    await page.getByRole('navigation').getByRole('link', { name: 'Devices' }).click();
+    const device = page.getByRole('row').filter({ hasText: 'Kitchen Star' });
+    await device.getByText('Star (CloudPRNT) printer, connects by itself').waitFor();
+    assert.equal(
+      await device.getByRole('button', { name: 'Deactivate Kitchen Star' }).count(),
+      0,
+      'no Deactivate for a printer that connects by itself',
+    );
+    await assertAccessible(page, 'devices with a printer that connects by itself');
+    await device.getByRole('link', { name: 'Managed on the Printers page' }).click();
+    await star.waitFor();
+
     await page.getByRole('button', { name: 'Remove printer Kitchen Star' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove the printer “Kitchen Star”?' });
     await dialog.getByText('Its address stops working at once').waitFor();

@@ -21,6 +21,12 @@ import type { CloudHandoversTable, CloudPrintersTable, Database } from './schema
 import type { Device, Printer } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 
+/**
+ * What a printer that connects by itself takes (the dashboard's "Can do"): receipts, text and
+ * pictures (templates become receipts or text), its status from each poll, cuts and the drawer.
+ */
+export const CLOUD_PRINTER_CAPABILITIES = ['receipt', 'text', 'image', 'status', 'cut', 'drawer'];
+
 export type CloudProtocol = 'cloudprnt' | 'sdp';
 
 export type CloudPrinterRow = CloudPrintersTable;
@@ -112,7 +118,7 @@ export class CloudPrintersRepository {
         paper: input.paper,
         codepage: null,
         profile: null,
-        capabilities: '[]',
+        capabilities: JSON.stringify(CLOUD_PRINTER_CAPABILITIES),
         isDefault: 0,
         status: 'offline',
         sandbox: 0,

@@ -28,6 +28,8 @@ describe('dashboard: printers that connect by themselves', () => {
     assert.equal(printer.connection, 'cloudprnt');
     assert.equal(printer.kind, 'receipt');
     assert.equal(printer.paper, '80mm');
+    // What the Printers page shows under "Can do" (pdf, html, zpl and epl are refused for it).
+    assert.deepEqual(printer.capabilities, ['receipt', 'text', 'image', 'status', 'cut', 'drawer']);
     assert.match(
       url,
       /^https:\/\/print\.example\.com\/printer-pull\/cloudprnt\/pwp_[A-Za-z0-9_-]{32}$/,

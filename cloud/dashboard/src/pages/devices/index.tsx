@@ -6,6 +6,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api, data, type Schemas } from '../../api/client';
 import { queryClient, useCan } from '../../data';
 import { formatDate } from '../../i18n';
@@ -87,8 +88,19 @@ export function Devices() {
                       <StatusBadge tone="neutral">{t('devices.offline')}</StatusBadge>
                     ),
                 },
-                { header: t('devices.system'), cell: (d) => `${d.os} · ${d.arch}` },
-                { header: t('devices.agentVersion'), cell: (d) => d.agentVersion },
+                {
+                  header: t('devices.system'),
+                  cell: (d) =>
+                    selfConnecting(d)
+                      ? t('devices.selfConnecting', {
+                          protocol: t(`cloudPrinter.protocols.${d.arch}`),
+                        })
+                      : `${d.os} · ${d.arch}`,
+                },
+                {
+                  header: t('devices.agentVersion'),
+                  cell: (d) => (selfConnecting(d) ? '—' : d.agentVersion),
+                },
                 {
                   header: t('devices.lastSeen'),
                   cell: (d) =>
@@ -101,20 +113,24 @@ export function Devices() {
               ]}
               actions={
                 canWrite &&
-                ((d) => (
-                  <div className="actions tight">
-                    <RowAction
-                      label={t('devices.edit')}
-                      named={t('devices.editNamed', { name: d.name })}
-                      onClick={() => setEditing(d)}
-                    />
-                    <RowAction
-                      label={t('devices.deactivate')}
-                      named={t('devices.deactivateNamed', { name: d.name })}
-                      onClick={() => setDeactivating(d)}
-                    />
-                  </div>
-                ))
+                ((d) =>
+                  selfConnecting(d) ? (
+                    // Its address is revoked by removing the printer, on the Printers page.
+                    <Link to={`/o/${orgId}/printers`}>{t('devices.managedOnPrinters')}</Link>
+                  ) : (
+                    <div className="actions tight">
+                      <RowAction
+                        label={t('devices.edit')}
+                        named={t('devices.editNamed', { name: d.name })}
+                        onClick={() => setEditing(d)}
+                      />
+                      <RowAction
+                        label={t('devices.deactivate')}
+                        named={t('devices.deactivateNamed', { name: d.name })}
+                        onClick={() => setDeactivating(d)}
+                      />
+                    </div>
+                  ))
               }
             />
           </>
@@ -237,4 +253,9 @@ function EditDevice({
       </form>
     </Dialog>
   );
+}
+
+/** A printer that connects by itself (CloudPRNT, SDP): a device of its own, with no agent. */
+function selfConnecting(d: { os: string; arch: string }): boolean {
+  return d.os === 'printer' && (d.arch === 'cloudprnt' || d.arch === 'sdp');
 }
