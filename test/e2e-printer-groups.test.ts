@@ -270,6 +270,15 @@ function groupCases(s: () => Setup): void {
   });
 }
 
+// Awaited before any test is declared (scripts/run-tests.mjs refuses a later await).
+const pgUp = await postgresReachable();
+const redisUp = await redisReachable();
+const skip = !pgUp
+  ? `PostgreSQL not reachable at ${POSTGRES_URL} (set DATABASE_URL)`
+  : !redisUp
+    ? `Redis not reachable at ${REDIS_URL} (set REDIS_URL)`
+    : false;
+
 describe('printer groups end to end (SQLite, one cloud)', () => {
   let setup: Setup;
   let cloud: CloudProcess;
@@ -287,14 +296,6 @@ describe('printer groups end to end (SQLite, one cloud)', () => {
   });
   groupCases(() => setup);
 });
-
-const pgUp = await postgresReachable();
-const redisUp = await redisReachable();
-const skip = !pgUp
-  ? `PostgreSQL not reachable at ${POSTGRES_URL} (set DATABASE_URL)`
-  : !redisUp
-    ? `Redis not reachable at ${REDIS_URL} (set REDIS_URL)`
-    : false;
 
 describe('printer groups end to end (PostgreSQL + Redis, two instances)', { skip }, () => {
   let setup: Setup;
