@@ -49,10 +49,16 @@ for (const printer of printers) {
 }
 
 let next = 0;
+/** Jobs start at least this far apart: a key may send 100 requests a second (the API's limit). */
+const SPACING_MS = 12;
+let lastStart = -Infinity;
 /** Posts job n to `target` and resolves with its latency once its last byte is printed. */
 async function timed(target: Record<string, string>): Promise<number> {
+  const wait = lastStart + SPACING_MS - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const n = next++;
   const start = performance.now();
+  lastStart = start;
   const res = await cloud.call(org.liveKey, 'POST', '/v1/jobs', {
     type: 'text',
     data: `Table 12 - 2 x espresso - 1 x croissant - total 7.80\nBENCH-${n}-END`,
