@@ -9,3 +9,5 @@ export * from './redis.js';
 export * from './stores.js';
 export * from './webhook-receiver.js';
 export { linksInEml } from '../mail/mailer.js';
+export * from './simulated-cloudprnt.js';
+export * from './simulated-sdp.js';
