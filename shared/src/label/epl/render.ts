@@ -17,18 +17,32 @@ import { drawCellFont, type CellFont } from '../fonts.js';
 import { gs1CheckDigit, withInterpretation } from '../interpretation.js';
 import { drawBox } from '../shapes.js';
 import { bitmapFromRows } from '../zpl/graphics.js';
+import {
+  dataOrder,
+  defineVariable,
+  resolveData,
+  variableKey,
+  type EplFieldValues,
+  type EplVariable,
+} from './forms.js';
 
 export interface EplCommand {
   name: string;
   args: string[];
   /** GW's raw bytes. */
   bytes?: string;
+  /** The line after the name, as written (for data fields that refer to variables). */
+  rest?: string;
+  /** The whole line, as written (a `?` data line). */
+  line?: string;
 }
 
 export interface EplLabel {
   commands: EplCommand[];
   width?: number;
   length?: number;
+  /** Variables and counters (V, C) with the `?` data they were given, and the set printed. */
+  fields?: EplFieldValues;
 }
 
 export interface EplPlan {
@@ -93,6 +107,7 @@ export function parseEpl(content: string): EplCommand[] {
   while (i < content.length) {
     while (i < content.length && (content[i] === '\r' || content[i] === '\n')) i++;
     if (i >= content.length) break;
+    const start = i;
     const two = content.slice(i, i + 2).toUpperCase();
     const name = TWO_LETTER.has(two)
       ? two
@@ -115,37 +130,86 @@ export function parseEpl(content: string): EplCommand[] {
     const rest = content.slice(i, end).replace(/\r$/, '');
     i = end + 1;
     if (name === ';') continue; // a comment line
-    commands.push({ name, args: rest === '' ? [] : splitArgs(rest) });
+    const line = content.slice(start, end).replace(/\r$/, '');
+    commands.push({ name, args: rest === '' ? [] : splitArgs(rest), rest, line });
   }
   return commands;
 }
 
 export function planEpl(content: string): EplPlan {
-  const labels: { label: EplLabel; count: number }[] = [];
+  const labels: { label: EplLabel; count: number; copies: number; firstSet: number }[] = [];
   let buffer: EplCommand[] = [];
   let width: number | undefined;
   let length: number | undefined;
+  // Forms (FS"name"…FE), variables and counters with their ? data: see forms.ts.
+  const forms = new Map<string, EplCommand[]>();
+  let storing: { name: string; commands: EplCommand[] } | undefined;
+  let values = new Map<string, string>();
+  let sets = 0; // sets printed since the data was given (counters advance on each)
+  let pendingData: EplVariable[] = [];
+  const fieldsOf = (commands: EplCommand[]) => {
+    const fields = new Map<string, EplVariable>();
+    for (const c of commands) {
+      const v = c.name === 'V' || c.name === 'C' ? defineVariable(c.name, c.args) : undefined;
+      if (v) fields.set(variableKey(v), v);
+    }
+    return fields;
+  };
   for (const c of parseEpl(content)) {
-    if (c.name === 'N') buffer = [];
+    if (pendingData.length > 0) {
+      // A ? data line: the line as written, whatever letter it starts with.
+      values.set(variableKey(pendingData.shift()!), c.line ?? c.name + (c.rest ?? ''));
+      continue;
+    }
+    if (storing) {
+      if (c.name === 'FE') {
+        forms.set(storing.name, storing.commands);
+        storing = undefined;
+      } else storing.commands.push(c);
+      continue;
+    }
+    if (c.name === 'FS') storing = { name: c.args[0] ?? '', commands: [] };
+    else if (c.name === 'FK') forms.delete(c.args[0] ?? '');
+    else if (c.name === 'FR') {
+      buffer = [...(forms.get(c.args[0] ?? '') ?? [])];
+      values = new Map();
+      sets = 0;
+    } else if (c.name === '?') {
+      pendingData = dataOrder(fieldsOf(buffer));
+      values = new Map();
+      sets = 0;
+    } else if (c.name === 'N') buffer = [];
     else if (c.name === 'q') width = Number(c.args[0]) || width;
     else if (c.name === 'Q') length = Number(c.args[0]) || length;
     else if (c.name === 'P') {
-      const sets = Math.max(1, Number(c.args[0]) || 1);
+      const setCount = Math.max(1, Number(c.args[0]) || 1);
       const copies = Math.max(1, Number(c.args[1]) || 1);
-      labels.push({ label: { commands: buffer, width, length }, count: sets * copies });
+      const fields = fieldsOf(buffer);
+      const label: EplLabel = { commands: buffer, width, length };
+      if (fields.size > 0) label.fields = { values, fields, set: 0 };
+      labels.push({ label, count: setCount * copies, copies, firstSet: sets });
+      sets += setCount;
       buffer = [...buffer];
     } else buffer.push(c);
   }
   // Content with drawings and no P prints nothing on the printer; the preview shows the buffer.
   if (labels.length === 0 && buffer.some((c) => DRAWN.has(c.name))) {
-    labels.push({ label: { commands: buffer, width, length }, count: 1 });
+    const fields = fieldsOf(buffer);
+    const label: EplLabel = { commands: buffer, width, length };
+    if (fields.size > 0) label.fields = { values, fields, set: 0 };
+    labels.push({ label, count: 1, copies: 1, firstSet: 0 });
   }
   const labelCount = labels.reduce((n, l) => n + l.count, 0);
   return {
     labelCount,
     labelAt(index) {
       for (const l of labels) {
-        if (index < l.count) return l.label;
+        if (index < l.count) {
+          const fields = l.label.fields;
+          if (!fields) return l.label;
+          const set = l.firstSet + Math.floor(index / l.copies);
+          return { ...l.label, fields: { ...fields, set } };
+        }
         index -= l.count;
       }
       throw new RangeError(`index: label ${index} asked for, the content prints ${labelCount}`);
@@ -291,6 +355,9 @@ export function drawEplLabel(
   };
   const decode = (text: string) =>
     ctx.fromBytes ? iconv.decode(Buffer.from(text, 'latin1'), charset) : text;
+  // Data that refers to variables and counters (V00, C0), with their values for this label.
+  const dataOf = (c: EplCommand, fixed: number) =>
+    label.fields && c.rest !== undefined ? resolveData(c.rest, fixed, label.fields) : undefined;
   for (const c of label.commands) {
     try {
       command(c);
@@ -318,7 +385,7 @@ export function drawEplLabel(
           break;
         }
         const text = drawCellFont(
-          decode(a[7] ?? ''),
+          decode(dataOf(c, 7) ?? a[7] ?? ''),
           font,
           Math.max(1, n(a[4], 1)),
           Math.max(1, n(a[5], 1)),
@@ -339,7 +406,7 @@ export function drawEplLabel(
         }
         const narrow = Math.max(1, n(a[4], 2));
         const wide = Math.max(narrow, n(a[5], narrow * 2));
-        const data = decode(a[8] ?? '');
+        const data = decode(dataOf(c, 8) ?? a[8] ?? '');
         try {
           const text = sym.data ? sym.data(data) : data;
           const bars = drawLinear(sym.bcid, text, sym.options ?? {}, {
@@ -360,7 +427,7 @@ export function drawEplLabel(
       }
       case 'b': {
         const type = (a[2] ?? '').toUpperCase();
-        const data = decode(a[a.length - 1] ?? '');
+        const data = decode(dataOf(c, a.length - 1) ?? a[a.length - 1] ?? '');
         const opts = a.slice(3, -1);
         const opt = (letter: string) => opts.find((o) => o[0]?.toLowerCase() === letter)?.slice(1);
         try {

@@ -13,6 +13,7 @@ import {
   drawStacked,
 } from '../barcodes.js';
 import { gs1CheckDigit, upcaToUpce, withInterpretation } from '../interpretation.js';
+import { drawDataBar, drawTlc39 } from './gs1.js';
 
 export interface BarcodeDefaults {
   /** ^BY module width, wide-to-narrow ratio and height. */
@@ -58,6 +59,7 @@ export const ZPL_BARCODES = new Set([
   'BS',
   'B4',
   'BB',
+  'BT',
 ]);
 
 const yes = (v: string | undefined, fallback: boolean) =>
@@ -309,8 +311,12 @@ export function drawZplBarcode(
       const bitmap = drawMaxicode(text, { mode, parse: true }, d.dpmm);
       return { bitmap, barsBottom: bitmap.height };
     }
+    case 'BT':
+      return drawTlc39(p, data, d);
     case 'BR': {
       const type = num(p[1], 1);
+      // The 2D component (data after `|`) and Expanded Stacked (type 6's segment width): gs1.ts.
+      if (data.includes('|') || type === 6) return drawDataBar(p, data, d);
       const module = num(p[2], d.dpmm >= 12 ? 3 : 2);
       const height = num(p[4], 25);
       const linearPart = data.split('|')[0]!;
@@ -332,7 +338,7 @@ export function drawZplBarcode(
         const bars = drawLinear(kinds[type]!, text, {}, { module, ratio: 3, height });
         return { bitmap: bars, barsBottom: bars.height };
       }
-      // 7-12 are the composite symbols: their linear part (the 2D component is not drawn).
+      // 7-12 without a 2D component (no `|` in the data): their linear part.
       const upc = { 7: ['BU', 11], 8: ['B9', 10], 9: ['BE', 12], 10: ['B8', 7] } as const;
       const linearCmd = upc[type as keyof typeof upc];
       if (linearCmd) {

@@ -6,7 +6,8 @@
  */
 import { Bitmap, rotatePoint, TooLargeError, type Orientation } from '../bitmap.js';
 import { BarcodeDataError } from '../barcodes.js';
-import { drawText, type FontRequest } from '../fonts.js';
+import { drawText, isBitmapFont, type FontRequest } from '../fonts.js';
+import { applyGlyphMap, glyphMap, type GlyphMap } from '../national.js';
 import { drawBox, drawDiagonal, drawEllipse } from '../shapes.js';
 import { decodeField, drawBlock, zplCharset, type FieldBlock } from '../text.js';
 import { drawZplBarcode, ZPL_BARCODES } from './barcodes.js';
@@ -50,6 +51,8 @@ interface Field {
   serial?: { step: number; pad: boolean };
   orientation: Orientation;
   charset: string;
+  /** ^CI 0-13's national swaps and remapping pairs, for text. */
+  glyphs?: GlyphMap;
   module: number;
   ratio: number;
   barHeight: number;
@@ -90,6 +93,7 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   let defaultFont: FontRequest = { name: 'A', height: 9, width: 5 };
   let by = { module: 2, ratio: 3, height: 10 };
   let ci = 0;
+  let glyphs: GlyphMap | undefined;
   let unit = 1; // dots per ^MU unit
   let reverseAll = false;
   let invert = false;
@@ -105,6 +109,7 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
     kind: { type: 'text' },
     orientation: fw,
     charset: zplCharset(ci),
+    ...(glyphs ? { glyphs } : {}),
     module: by.module,
     ratio: by.ratio,
     barHeight: by.height,
@@ -235,6 +240,8 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         break;
       case '^CI':
         ci = Number(p[0]) || 0;
+        glyphs = glyphMap(p);
+        if (glyphs?.warning && !warnings.includes(glyphs.warning)) warnings.push(glyphs.warning);
         break;
       case '^MU': {
         const u = (p[0] || 'D').toUpperCase();
@@ -447,7 +454,7 @@ function drawField(
     if (data === undefined) return;
     const font = f.font ?? defaultFont;
     orientation = f.font?.orientation ?? f.orientation;
-    const value = text();
+    const value = f.glyphs ? applyGlyphMap(text(), f.glyphs, isBitmapFont(font.name)) : text();
     const drawn =
       f.block && f.block.width > 0 ? drawBlock(value, font, f.block) : drawText(value, font);
     upright = drawn.bitmap;
