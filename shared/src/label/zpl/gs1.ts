@@ -96,7 +96,8 @@ function linearText(type: number, linear: string): string {
     // As ^B9: the UPC-A form (number system 0, 10 digits), zero-suppressed.
     const upca = ('0' + digits).slice(-11).padStart(11, '0');
     const upce = upcaToUpce(upca);
-    if (!upce) throw new BarcodeDataError(`^BR type 8: ${linear} cannot be zero-suppressed to UPC-E`);
+    if (!upce)
+      throw new BarcodeDataError(`^BR type 8: ${linear} cannot be zero-suppressed to UPC-E`);
     return upce + gs1CheckDigit(upca);
   }
   if (type === 9) return withCheck(12);
@@ -157,8 +158,8 @@ export function drawTlc39(p: string[], data: string, d: BarcodeDefaults): DrawnB
   const w1 = Math.max(1, num(p[1], hi ? 4 : 2));
   const r1 = Math.min(3, Math.max(2, num(p[2], 2)));
   const h1 = Math.max(1, num(p[3], hi ? 120 : d.dpmm >= 12 ? 60 : 40));
-  const h2 = Math.max(1, num(p[4], hi ? 8 : 4));
-  const w2 = Math.max(1, num(p[5], hi ? 4 : 2));
+  const w2 = Math.max(1, num(p[4], hi ? 4 : 2));
+  const h2 = Math.max(1, num(p[5], hi ? 8 : 4));
   const comma = data.indexOf(',');
   const eci = data.slice(0, 6);
   if (!/^\d{6}$/.test(eci)) {
