@@ -43,7 +43,8 @@ export const NATIONAL_SETS: Record<number, NationalSet> = {
   // NS 4551-1 (ISO-IR-60), Norway; Danish DS 2089 has the same letters at 5B-5D and 7B-7D.
   4: { name: 'Denmark/Norway', chars: '#$@ÆØÅ^`æøå‾', source: 'ISO-IR-60 (NS 4551-1)' },
   // SEN 850200 Annex C (ISO-IR-11), Swedish for names: É Ü é ü as well as Ä Ö Å. The same row
-  // is Intermec's and Epson's Sweden set; ISO-IR-10 (Annex B) would keep @ [ ` ~ instead.
+  // is the Sweden/Finland set of Intermec's IPL manual; ISO-IR-10 (Annex B) keeps @ ^ ` and has
+  // the overline at 7E instead.
   5: { name: 'Sweden/Finland', chars: '#¤ÉÄÖÅÜéäöåü', source: 'ISO-IR-11 (SEN 850200 C)' },
   // DIN 66003 (ISO-IR-21).
   6: { name: 'Germany', chars: '#$§ÄÖÜ^`äöüß', source: 'ISO-IR-21 (DIN 66003)' },
