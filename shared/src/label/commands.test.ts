@@ -148,7 +148,9 @@ describe('^BT TLC39', () => {
         text: 'ABC12345678901234,US',
         columns: 4,
         rowmult: 1,
-      }) as unknown as [{ pixs: number[]; pixx: number; pixy: number }];
+      } as Parameters<typeof bwipjs.raw>[0]) as unknown as [
+        { pixs: number[]; pixx: number; pixy: number },
+      ];
       // ISO/IEC 24728: a 4-column MicroPDF417 is 99 modules wide.
       assert.equal(symbol.pixx, 99);
       const box = inkBox(d)!;

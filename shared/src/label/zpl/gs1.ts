@@ -6,7 +6,17 @@ import bwipjs from 'bwip-js';
 import { Bitmap, fillPolygons } from '../bitmap.js';
 import { BarcodeDataError, drawLinear, drawMatrixSymbol } from '../barcodes.js';
 import { gs1CheckDigit, upcaToUpce } from '../interpretation.js';
-import type { BarcodeDefaults, DrawnBarcode } from './barcodes.js';
+
+/** What these symbols take of ^BY's defaults (barcodes.ts's BarcodeDefaults, which imports this). */
+interface BarcodeDefaults {
+  dpmm: number;
+}
+
+/** A symbol drawn upright and the row below its bars (barcodes.ts's DrawnBarcode). */
+interface DrawnBarcode {
+  bitmap: Bitmap;
+  barsBottom: number;
+}
 
 const num = (v: string | undefined, fallback: number) => {
   const n = Number(v);
