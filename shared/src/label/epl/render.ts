@@ -2,7 +2,8 @@
  * EPL2 as a state machine over its lines: N clears the image buffer, q and Q set the label's
  * width and length, A B b LO LE LW X GW draw, I picks the code page, and P prints the buffer
  * (p1 sets of p2 copies, each one label). GW's data is raw bytes (a 0 bit prints black, as EPL2
- * has it), read by count, so it may hold line breaks.
+ * has it), read by count, so it may hold line breaks. Variables, counters, stored forms and `?`
+ * data lines: forms.ts.
  */
 import iconv from 'iconv-lite';
 import { Bitmap, rotatePoint, TooLargeError, type Orientation } from '../bitmap.js';
