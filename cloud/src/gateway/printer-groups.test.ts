@@ -115,7 +115,12 @@ describe('printer groups through the gateway', () => {
   const status = (agent: TestAgent, agentPrinterId: string, s: PrinterInfo['status']) =>
     agent.send({ type: 'printer.status', agentPrinterId, status: s, at: new Date().toISOString() });
   const ack = (agent: TestAgent, d: CloudMessageOf<'job.dispatch'>) =>
-    agent.send({ type: 'job.ack', jobId: d.job.id, attempt: d.job.attempt });
+    agent.send({
+      type: 'job.ack',
+      jobId: d.job.id,
+      attempt: d.job.attempt,
+      ...(d.job.delivery !== undefined ? { delivery: d.job.delivery } : {}),
+    });
   const three = ['a', 'b', 'c'].map((id) => printerInfo(id, { isDefault: false }));
 
   test('failover: the first ready member takes the job; paper out or cover open, the next one', async () => {
@@ -222,6 +227,9 @@ describe('printer groups through the gateway', () => {
     const second = await agent.next('job.dispatch');
     assert.equal(second.job.id, job.id);
     assert.equal(second.job.agentPrinterId, 'b');
+    // A new delivery. This agent did not announce job.delivery: it tells dispatches apart by
+    // attempt, so for it the delivery raises the attempt too (as before deliveries).
+    assert.ok(second.job.delivery! > first.job.delivery!);
     assert.ok(second.job.attempt > first.job.attempt);
     // The agent sends its answer again (it had no ack yet): the job, now with b of the same
     // agent, does not move again.
@@ -279,7 +287,7 @@ describe('printer groups through the gateway', () => {
     constructor(private readonly agent: TestAgent) {}
 
     receive(d: CloudMessageOf<'job.dispatch'>): 'stored' | 'duplicate' | 'stale' {
-      const n = (d.job as { delivery?: number }).delivery ?? d.job.attempt;
+      const n = d.job.delivery ?? d.job.attempt;
       const back = this.givenBack.get(d.job.id);
       if (back !== undefined && n <= back) return 'stale';
       ack(this.agent, d);
@@ -345,7 +353,7 @@ describe('printer groups through the gateway', () => {
     let at: 'a' | 'b' = 'a';
     const moves = maxAttempts * 3;
     for (let i = 1; i <= moves; i++) {
-      const to = at === 'a' ? 'b' : 'a';
+      const to: 'a' | 'b' = at === 'a' ? 'b' : 'a';
       // The other member comes back, then the paper runs out on the one holding the job: asked
       // back (the agent has not started it), it moves.
       status(agent, to, 'online');
@@ -364,7 +372,7 @@ describe('printer groups through the gateway', () => {
         taken,
         'stored',
         `move ${i}: the agent refused the dispatch as stale (attempt ${d.job.attempt}, ` +
-          `delivery ${(d.job as { delivery?: number }).delivery}, given back ${rules.givenBack.get(job.id)})`,
+          `delivery ${d.job.delivery}, given back ${rules.givenBack.get(job.id)})`,
       );
       // No attempt was made: a move uses none up.
       assert.equal(d.job.attempt, 1);
@@ -381,6 +389,33 @@ describe('printer groups through the gateway', () => {
     assert.deepEqual(rules.printed, [job.id]);
     // Every dispatch of the job reached the agent once: none was re-sent after a move.
     assert.ok(!agent.received.some((m) => m.type === 'job.dispatch' && m.job.id === job.id));
+    await agent.close();
+  });
+
+  test('a failure before the first byte uses an attempt up; the move after it does not', async () => {
+    const org = await h.org();
+    const { agent, deviceId } = await agentWith(org, three, ['job.withdraw', 'job.delivery']);
+    const group = await groupOf(org, [deviceId], ['a', 'b'], 'failover');
+    const job = await post(org, group.id, 'failed once');
+    const rules = new AgentRules(agent);
+    const first = await agent.next('job.dispatch');
+    assert.equal(rules.receive(first), 'stored');
+    assert.deepEqual([first.job.attempt, first.job.delivery], [1, 1]);
+    agent.send({
+      type: 'job.progress',
+      jobId: job.id,
+      attempt: 2,
+      stage: 'retry_scheduled',
+      started: false,
+      errorCode: 'CONNECTION_REFUSED',
+    });
+    await agent.next('job.withdraw');
+    const answer = rules.withdraw(job.id);
+    await agent.next('ack', (m) => m.id === answer);
+    const second = await agent.next('job.dispatch');
+    assert.equal(second.job.agentPrinterId, 'b');
+    assert.deepEqual([second.job.attempt, second.job.delivery], [2, 2]);
+    assert.equal(rules.receive(second), 'stored');
     await agent.close();
   });
 
