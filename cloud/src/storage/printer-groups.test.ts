@@ -127,11 +127,12 @@ for (const { kind, skip } of await storeKinds()) {
       );
     });
 
-    test('a claimed job is not handed over; a claim of a job moved meanwhile fails', async () => {
-      const { a, b } = pair;
+    /** A failover group of the three printers, and a job its first member has. */
+    async function jobOfFirstMember(name: string) {
+      const { a } = pair;
       const group = await a.printerGroups.create(
         org,
-        { name: 'Bar', strategy: 'failover', printerIds },
+        { name, strategy: 'failover', printerIds },
         T0,
       );
       const { members } = (await a.printerGroups.withMembers(org, group.id))!;
@@ -143,6 +144,12 @@ for (const { kind, skip } of await storeKinds()) {
         }),
         T0,
       );
+      return { members, job };
+    }
+
+    test('a claimed job is not handed over; a claim of a job moved meanwhile fails', async () => {
+      const { a, b } = pair;
+      const { members, job } = await jobOfFirstMember('Bar');
       await a.printerGroups.assign(
         org,
         job.id,
@@ -183,20 +190,7 @@ for (const { kind, skip } of await storeKinds()) {
 
     test('a job given back and moved keeps its attempts; each dispatch is a new delivery', async () => {
       const { a, b } = pair;
-      const group = await a.printerGroups.create(
-        org,
-        { name: 'Pass', strategy: 'failover', printerIds },
-        T0,
-      );
-      const { members } = (await a.printerGroups.withMembers(org, group.id))!;
-      const { job } = await a.jobs.create(
-        textJobInput(org, {
-          printerGroupId: group.id,
-          printerId: members[0]!.printerId,
-          deviceId: members[0]!.deviceId,
-        }),
-        T0,
-      );
+      const { members, job } = await jobOfFirstMember('Pass');
       let at = 0;
       // Dispatched, given back before its attempt, moved: many more times than maxAttempts.
       for (let i = 1; i <= 5; i++) {
