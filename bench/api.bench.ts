@@ -9,41 +9,8 @@
  * Each configuration runs in rounds (BENCH_ROUNDS, default 3), bare then Printwire in each, and
  * reports the medians: on a shared machine one pair of runs can be off by 10% either way.
  */
-import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import express from 'express';
-import pino from 'pino';
-import {
-  createApp,
-  MemoryBus,
-  MemoryCache,
-  defaultConfig,
-  systemClock,
-  bootstrap,
-  Store,
-} from '@printwire/cloud';
-import { fmt } from './lib.js';
-
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (options: {
-  url: string;
-  workers?: number;
-  connections: number;
-  duration: number;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon, fmt, listen, median, startCloudInProcess } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -74,43 +41,12 @@ const receipt = {
   metadata: { order: '8412', till: '2' },
 };
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-function listen(app: express.Express): Promise<{ url: string; server: Server }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
-    );
-  });
-}
-
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'printwire-bench-'));
-  const store = await Store.open({ url: join(dir, 'printwire.db') });
-  const config = defaultConfig({
-    port: 0,
-    dataDir: dir,
-    // One key sends every request here; the per-key limit would refuse most of them.
-    limits: { ...defaultConfig().limits, rateLimitPerSecond: 1e9, rateLimitBurst: 1e9 },
-  });
-  const cloud = createApp({
-    store,
-    cache: new MemoryCache(),
-    bus: new MemoryBus(),
-    clock: systemClock,
-    logger: pino({ level: 'silent' }),
-    config,
-  });
-  const org = await bootstrap(
-    store,
-    { email: 'bench@example.com', password: 'benchmark password', org: 'Bench' },
-    Date.now(),
-  );
-  const printwire = await listen(cloud.app);
+  // One key sends every request here; the per-key limit would refuse most of them.
+  const printwire = await startCloudInProcess((defaults) => ({
+    limits: { ...defaults.limits, rateLimitPerSecond: 1e9, rateLimitBurst: 1e9 },
+  }));
+  const { org } = printwire;
   const headers = { authorization: `Bearer ${org.testKey}`, 'content-type': 'application/json' };
   const body = JSON.stringify(receipt);
 
@@ -184,10 +120,8 @@ async function main(): Promise<void> {
   }
   console.log(met ? 'targets met' : 'targets NOT met');
 
-  await new Promise((resolve) => printwire.server.close(resolve));
   await new Promise((resolve) => bare.server.close(resolve));
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await printwire.close();
 }
 
 await main();

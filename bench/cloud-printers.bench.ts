@@ -8,46 +8,16 @@
  *
  * Each configuration runs in rounds (BENCH_ROUNDS, default 3), bare then Printwire, medians.
  */
-import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import express from 'express';
-import pino from 'pino';
 import {
-  bootstrap,
-  createApp,
-  defaultConfig,
-  MemoryBus,
-  MemoryCache,
-  Store,
-  systemClock,
-} from '@printwire/cloud';
-import { fmt } from './lib.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-interface Request {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-type Autocannon = (options: {
-  url: string;
-  workers?: number;
-  connections: number;
-  duration: number;
-  overallRate?: number;
-  requests: Request[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  autocannon,
+  fmt,
+  listen,
+  median,
+  startCloudInProcess,
+  type AutocannonRequest,
+  type AutocannonResult,
+} from './lib.js';
 
 const PRINTERS = Number(process.env.BENCH_PRINTERS ?? 1000);
 const POLL_INTERVAL_S = 5;
@@ -56,22 +26,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Connections of the capacity runs (a printer per connection would need 1,000 sockets each way). */
 const CAPACITY_CONNECTIONS = 50;
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-function listen(app: express.Express): Promise<{ url: string; server: Server }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
-    );
-  });
-}
-
 /** A poll as an mC-Print3 sends it (Star CloudPRNT Protocol Guide 2.4, JSON request). */
-function poll(path: string, clientAction: unknown = null): Request {
+function poll(path: string, clientAction: unknown = null): AutocannonRequest {
   return {
     method: 'POST',
     path,
@@ -90,22 +46,8 @@ function poll(path: string, clientAction: unknown = null): Request {
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'printwire-bench-'));
-  const store = await Store.open({ url: join(dir, 'printwire.db') });
-  const config = defaultConfig({ port: 0, dataDir: dir });
-  const cloud = createApp({
-    store,
-    cache: new MemoryCache(),
-    bus: new MemoryBus(),
-    clock: systemClock,
-    logger: pino({ level: 'silent' }),
-    config,
-  });
-  const org = await bootstrap(
-    store,
-    { email: 'bench@example.com', password: 'benchmark password', org: 'Bench' },
-    Date.now(),
-  );
+  const printwire = await startCloudInProcess();
+  const { cloud, org } = printwire;
   const paths: string[] = [];
   for (let i = 0; i < PRINTERS; i++) {
     const created = await cloud.cloudPrinters.create(org.orgId, {
@@ -114,7 +56,6 @@ async function main(): Promise<void> {
     });
     paths.push(new URL(created.url).pathname);
   }
-  const printwire = await listen(cloud.app);
 
   // Each printer's first poll: online, and its answer to ClientType and Encodings.
   const answers = [
@@ -186,10 +127,8 @@ async function main(): Promise<void> {
     `capacity @ ${CAPACITY_CONNECTIONS} conn: Printwire ${fmt(median(ours))} polls/s vs bare Express ${fmt(median(base))} req/s: a poll costs ${fmt(ratio)}x a bare request [rounds: ${ratios.map((r) => fmt(r)).join(', ')}] (target <= 2x: ${met ? 'met' : 'NOT met'}); the city's ${rate} polls/s use ${fmt((rate / median(ours)) * 100, 1)}% of one process`,
   );
 
-  await new Promise((resolve) => printwire.server.close(resolve));
   await new Promise((resolve) => bare.server.close(resolve));
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await printwire.close();
 }
 
 await main();

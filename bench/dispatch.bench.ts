@@ -7,54 +7,21 @@
  * the end-to-end latency minus the POST's, per job.
  *
  * Each job is a text job whose content ends with a unique marker and no cut, so the marker's
- * last character is the job's last byte at the printer.
+ * last character is the job's last byte at the printer (lib.ts `markedJob`).
  */
 import { performance } from 'node:perf_hooks';
-import { AgentProcess, CloudProcess, freePort, tempDir, waitUntil } from '../test/e2e-support.js';
-import { FakePrinter } from '../test/fake-printer.js';
-import { fmt, percentile } from './lib.js';
+import { waitUntil } from '../test/e2e-support.js';
+import { fmt, markedJob, percentile, startCloudAndAgent } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RATES = [10, 100];
 
-const printer = await FakePrinter.start();
-const env = CloudProcess.env(tempDir('pw-bench-cloud-'), await freePort());
-const org = await CloudProcess.bootstrap(env, 'Bench shop');
-const cloud = await CloudProcess.start(env);
-const agent = AgentProcess.start([
-  '--data-dir',
-  tempDir('pw-bench-agent-'),
-  '--cloud',
-  cloud.url,
-  '--activation-code',
-  org.activationCode,
-  '--printer',
-  printer.uri('name=Bench'),
-]);
-
-const seenAt = new Map<number, number>();
-let scanned = 0;
-printer.on('data', () => {
-  const now = performance.now();
-  // Only the bytes new since the last scan (and a marker's length before them).
-  const text = printer
-    .bytes()
-    .subarray(Math.max(0, scanned - 32))
-    .toString('latin1');
-  for (const m of text.matchAll(/BENCH-(\d+)-END/g)) {
-    const n = Number(m[1]);
-    if (!seenAt.has(n)) seenAt.set(n, now);
-  }
-  scanned = printer.byteCount;
-});
+const bench = await startCloudAndAgent('Bench shop', ['Bench']);
+const { cloud, org, printedAt: seenAt } = bench;
 
 async function post(n: number): Promise<{ start: number; posted: number }> {
   const start = performance.now();
-  const res = await cloud.call(org.liveKey, 'POST', '/v1/jobs', {
-    type: 'text',
-    data: `Table 12 - 2 x espresso - 1 x croissant - total 7.80\nBENCH-${n}-END`,
-    options: { cut: 'none' },
-  });
+  const res = await cloud.call(org.liveKey, 'POST', '/v1/jobs', markedJob(n));
   if (res.status !== 201) throw new Error(`POST ${res.status}: ${JSON.stringify(res.body)}`);
   return { start, posted: performance.now() };
 }
@@ -106,7 +73,5 @@ try {
     );
   }
 } finally {
-  await agent.kill('SIGTERM');
-  await cloud.stop();
-  await printer.stop();
+  await bench.stop();
 }

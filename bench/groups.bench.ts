@@ -7,46 +7,17 @@
  * three kinds share every disturbance of the machine. Goal: a group job at most 1.2x the single.
  *
  * Each job is a text job whose content ends with a unique marker and no cut, so the marker's last
- * character is the job's last byte at the printer.
+ * character is the job's last byte at the printer (lib.ts `markedJob`).
  */
 import { performance } from 'node:perf_hooks';
-import { AgentProcess, CloudProcess, freePort, tempDir, waitUntil } from '../test/e2e-support.js';
-import { FakePrinter } from '../test/fake-printer.js';
-import { fmt, percentile } from './lib.js';
+import { waitUntil } from '../test/e2e-support.js';
+import { fmt, markedJob, percentile, startCloudAndAgent } from './lib.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 150);
 const NAMES = ['Bench 1', 'Bench 2', 'Bench 3'];
 
-const printers = await Promise.all(NAMES.map(() => FakePrinter.start()));
-const env = CloudProcess.env(tempDir('pw-bench-groups-'), await freePort());
-const org = await CloudProcess.bootstrap(env, 'Bench groups');
-const cloud = await CloudProcess.start(env);
-const agent = AgentProcess.start([
-  '--data-dir',
-  tempDir('pw-bench-groups-agent-'),
-  '--cloud',
-  cloud.url,
-  '--activation-code',
-  org.activationCode,
-  ...printers.flatMap((p, i) => ['--printer', p.uri(`name=${encodeURIComponent(NAMES[i]!)}`)]),
-]);
-
-const seenAt = new Map<number, number>();
-for (const printer of printers) {
-  let scanned = 0;
-  printer.on('data', () => {
-    const now = performance.now();
-    const text = printer
-      .bytes()
-      .subarray(Math.max(0, scanned - 32))
-      .toString('latin1');
-    for (const m of text.matchAll(/BENCH-(\d+)-END/g)) {
-      const n = Number(m[1]);
-      if (!seenAt.has(n)) seenAt.set(n, now);
-    }
-    scanned = printer.byteCount;
-  });
-}
+const bench = await startCloudAndAgent('Bench groups', NAMES);
+const { cloud, org, printedAt: seenAt } = bench;
 
 let next = 0;
 /** Jobs start at least this far apart: a key may send 100 requests a second (the API's limit). */
@@ -59,12 +30,7 @@ async function timed(target: Record<string, string>): Promise<number> {
   const n = next++;
   const start = performance.now();
   lastStart = start;
-  const res = await cloud.call(org.liveKey, 'POST', '/v1/jobs', {
-    type: 'text',
-    data: `Table 12 - 2 x espresso - 1 x croissant - total 7.80\nBENCH-${n}-END`,
-    options: { cut: 'none' },
-    ...target,
-  });
+  const res = await cloud.call(org.liveKey, 'POST', '/v1/jobs', { ...markedJob(n), ...target });
   if (res.status !== 201) throw new Error(`POST ${res.status}: ${JSON.stringify(res.body)}`);
   await waitUntil(`job ${n} printed`, () => (seenAt.has(n) ? true : undefined), {
     timeoutMs: 30_000,
@@ -116,7 +82,5 @@ try {
     );
   }
 } finally {
-  await agent.kill('SIGTERM');
-  await cloud.stop();
-  for (const p of printers) await p.stop();
+  await bench.stop();
 }

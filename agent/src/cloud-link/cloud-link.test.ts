@@ -262,23 +262,25 @@ describe('cloud link', () => {
     assert.equal(printer.byteCount, 0);
   });
 
-  test('the agent announces job.withdraw, and gives back a job held for a printer out of paper', async () => {
+  test('the agent announces job.withdraw and job.delivery, and gives back a job held for a printer out of paper', async () => {
     printer.paperOut = true;
     const a = await openAgent();
     a.start();
     const hello = await cloud.waitFor('hello');
-    assert.deepEqual(hello.features, ['job.withdraw']);
+    assert.deepEqual(hello.features, ['job.withdraw', 'job.delivery']);
     await untilState(a, 'online');
     const printerId = a.printers[0]!.agentPrinterId;
-    cloud.dispatch(makeJob('job_1', printerId));
+    const acked = cloud.waitFor('job.ack', (m) => m.jobId === 'job_1');
+    cloud.dispatch(makeJob('job_1', printerId, { delivery: 1 }));
+    assert.equal((await acked).delivery, 1, 'the acknowledgement names the delivery');
     const retry = await cloud.waitFor('job.progress', (m) => m.stage === 'retry_scheduled');
     assert.deepEqual([retry.started, retry.errorCode], [false, 'PAPER_OUT']);
     cloud.autoAck = false;
     cloud.send({ type: 'job.withdraw', jobId: 'job_1' });
     const answer = await cloud.waitFor('job.withdrawn');
     assert.deepEqual(
-      [answer.jobId, answer.withdrawn, answer.reason],
-      ['job_1', true, 'not_started'],
+      [answer.jobId, answer.withdrawn, answer.reason, answer.delivery],
+      ['job_1', true, 'not_started', 1],
     );
     // Not acknowledged: sent again with the unconfirmed results, until the cloud confirms it.
     const again = cloud.waitFor('job.withdrawn', (m) => m.id === answer.id);
@@ -291,9 +293,10 @@ describe('cloud link', () => {
     // Past its next attempt time: nothing is left to print.
     clock.advance(5000);
     assert.equal(a.queue.get('job_1'), null, 'dropped');
-    // Moved back to this agent later with a higher attempt: acknowledged and printed once.
+    // Moved back to this agent later: a higher delivery of the same attempt (a move uses no
+    // attempt up), acknowledged and printed once.
     const printed = cloud.waitFor('job.result', (m) => m.jobId === 'job_1');
-    cloud.dispatch(makeJob('job_1', printerId, { attempt: 2 }));
+    cloud.dispatch(makeJob('job_1', printerId, { delivery: 2 }));
     assert.equal((await printed).outcome, 'printed');
     assert.equal(printer.bytes().toString('latin1').split('content of job_1').length - 1, 1);
   });

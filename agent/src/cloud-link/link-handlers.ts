@@ -86,9 +86,12 @@ function dispatch(deps: LinkHandlerDeps, job: DispatchedJob): void {
   const { queue, runner, logger } = deps;
   const outcome = queue.accept(job);
   if (outcome === 'withdrawn') {
-    // A delivery of an attempt this agent gave back: the cloud has the job elsewhere now, or
-    // dispatches it again with a higher attempt. Not acknowledged, never printed.
-    logger.warn({ jobId: job.id, attempt: job.attempt }, 'ignored a dispatch of a withdrawn job');
+    // A re-send of a dispatch this agent gave back: the cloud has the job elsewhere now, or
+    // dispatches it again with a higher delivery. Not acknowledged, never printed.
+    logger.warn(
+      { jobId: job.id, attempt: job.attempt, delivery: job.delivery },
+      'ignored a dispatch of a withdrawn job',
+    );
     return;
   }
   let result: ResultMessage | null = null;
@@ -103,7 +106,12 @@ function dispatch(deps: LinkHandlerDeps, job: DispatchedJob): void {
   }
   // Asked before the worker's flushes, so the ack goes out before the job's progress.
   whenFlushed(queue, logger, job.id, () => {
-    deps.link()?.send({ type: 'job.ack', jobId: job.id, attempt: job.attempt });
+    deps.link()?.send({
+      type: 'job.ack',
+      jobId: job.id,
+      attempt: job.attempt,
+      ...(job.delivery !== undefined ? { delivery: job.delivery } : {}),
+    });
     logger.info({ jobId: job.id, outcome }, 'job received');
     if (result) deps.link()?.send(result);
   });

@@ -463,6 +463,30 @@ describe('printer worker', () => {
     assert.equal(queue.accept(makeJob('job_1', { attempt: 3 })), 'finished', 'printed once only');
   });
 
+  test('a job given back and dispatched again many times (delivery rising, attempt the same) prints once; a re-send of a given-back delivery does not', async () => {
+    printer.paperOut = true;
+    startWorker();
+    const dispatch = (delivery: number) => makeJob('job_1', { maxAttempts: 2, delivery });
+    // More dispatches than maxAttempts allows attempts: a move is not an attempt.
+    for (let delivery = 1; delivery <= 6; delivery++) {
+      assert.equal(queue.accept(dispatch(delivery)), 'stored', `delivery ${delivery}`);
+      worker.wake();
+      await worker.idle();
+      const answer = queue.withdraw('job_1');
+      assert.deepEqual([answer.withdrawn, answer.delivery], [true, delivery]);
+      assert.equal(queue.withdraw('job_1').delivery, delivery, 'asked again: the same answer');
+      assert.equal(queue.accept(dispatch(delivery)), 'withdrawn', 'a re-send of it');
+      assert.equal(queue.accept(dispatch(1)), 'withdrawn', 'a re-send of an older one');
+    }
+    printer.paperOut = false;
+    assert.equal(queue.accept(dispatch(7)), 'stored');
+    const result = once(bus, 'result');
+    worker.wake();
+    await result;
+    assert.equal(printer.bytes().toString('latin1').split('job job_1').length - 1, 1);
+    assert.equal(queue.accept(dispatch(8)), 'finished', 'printed once only');
+  });
+
   test('a job picked while the printer is known out of paper is told waiting, not started', async () => {
     printer.paperOut = true;
     startWorker('', { pollIntervalMs: 1000 });

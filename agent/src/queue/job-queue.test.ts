@@ -92,6 +92,27 @@ describe('durable job queue', () => {
     queue.close();
   });
 
+  test('a job given back before deliveries (by attempt) is told apart by delivery after the upgrade', () => {
+    const path = dbPath();
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 3)) old.exec(migration);
+    old.pragma('user_version = 3');
+    old
+      .prepare('INSERT INTO withdrawn_jobs (job_id, attempt, withdrawn_at) VALUES (?, ?, 0)')
+      .run('job_w', 2);
+    old.close();
+    const queue = new JobQueue(path);
+    // The cloud's deliveries of a job start above the attempts it dispatched it with.
+    assert.equal(queue.accept(makeJob('job_w', { attempt: 1, delivery: 2 })), 'withdrawn');
+    assert.equal(queue.accept(makeJob('job_w', { attempt: 1, delivery: 3 })), 'stored');
+    // From a cloud that sends no delivery: by attempt, as before.
+    assert.equal(queue.accept(makeJob('job_v', { attempt: 1 })), 'stored');
+    assert.equal(queue.withdraw('job_v').delivery, undefined);
+    assert.equal(queue.accept(makeJob('job_v', { attempt: 1 })), 'withdrawn');
+    assert.equal(queue.accept(makeJob('job_v', { attempt: 2 })), 'stored');
+    queue.close();
+  });
+
   test('a job delivered twice is stored once', () => {
     const queue = new JobQueue(dbPath());
     assert.equal(queue.accept(makeJob('job_1')), 'stored');

@@ -93,9 +93,9 @@ export class JobQueue {
       }
       if (this.isPrinted(job.id)) return 'finished';
       const withdrawn = this.#db
-        .sql('SELECT attempt FROM withdrawn_jobs WHERE job_id = ?')
-        .get(job.id) as { attempt: number } | undefined;
-      if (withdrawn && job.attempt <= withdrawn.attempt) return 'withdrawn';
+        .sql('SELECT attempt, delivery FROM withdrawn_jobs WHERE job_id = ?')
+        .get(job.id) as { attempt: number; delivery: number | null } | undefined;
+      if (withdrawn && isStale(job, withdrawn)) return 'withdrawn';
       this.#db.insert(job);
       return 'stored';
     });
@@ -348,7 +348,8 @@ export class JobQueue {
    * Gives a cloud job back (job.withdraw) when no byte of it can have gone out: in one
    * transaction with respect to `markPrinting`, so the job is either dropped here (and then no
    * worker can start it) or already marked started. A dropped job is remembered with its
-   * dispatched attempt: a delivery of that attempt again is refused, a later attempt prints.
+   * dispatch (its delivery, and its attempt for a cloud that sends none): a re-send of that
+   * dispatch is refused, a later delivery prints.
    * The answer goes to the outbox (sent until the cloud acknowledges it); the caller sends it
    * once `flush()` made the drop durable.
    */
@@ -356,8 +357,13 @@ export class JobQueue {
     return this.#db.transaction(() => {
       const row = this.#db.row(id);
       let reason: WithdrawOutcome;
+      /** The delivery given back (told to the cloud, which moves only the delivery it asked). */
+      let delivery: number | undefined;
       if (!row) {
-        const withdrawn = this.#db.sql('SELECT 1 FROM withdrawn_jobs WHERE job_id = ?').get(id);
+        const withdrawn = this.#db
+          .sql('SELECT delivery FROM withdrawn_jobs WHERE job_id = ?')
+          .get(id) as { delivery: number | null } | undefined;
+        delivery = withdrawn?.delivery ?? undefined;
         if (this.isPrinted(id)) reason = 'finished';
         else reason = withdrawn ? 'not_started' : 'unknown_job';
       } else if (row.source === 'local') reason = 'unknown_job';
@@ -366,12 +372,14 @@ export class JobQueue {
       else reason = 'finished';
       if (row && reason === 'not_started') {
         const now = this.#db.now();
+        delivery = row.dispatched_delivery ?? undefined;
         this.#db.sql('DELETE FROM jobs WHERE id = ?').run(id);
         this.#db
           .sql(
-            `INSERT OR REPLACE INTO withdrawn_jobs (job_id, attempt, withdrawn_at) VALUES (?, ?, ?)`,
+            `INSERT OR REPLACE INTO withdrawn_jobs (job_id, attempt, delivery, withdrawn_at)
+             VALUES (?, ?, ?, ?)`,
           )
-          .run(id, row.dispatched_attempt ?? row.attempt, now);
+          .run(id, row.dispatched_attempt ?? row.attempt, row.dispatched_delivery, now);
       }
       const message: WithdrawnMessage = {
         type: 'job.withdrawn',
@@ -379,6 +387,7 @@ export class JobQueue {
         jobId: id,
         withdrawn: reason === 'not_started',
         reason,
+        ...(reason === 'not_started' && delivery !== undefined ? { delivery } : {}),
         at: this.#db.iso(),
       };
       this.#outbox.putAnswer(message);
@@ -545,4 +554,18 @@ export class JobQueue {
     this.#db.sql('DELETE FROM printed_jobs WHERE printed_at < ?').run(now - printedIdAgeMs);
     this.#db.sql('DELETE FROM withdrawn_jobs WHERE withdrawn_at < ?').run(now - printedIdAgeMs);
   }
+}
+
+/**
+ * Whether a dispatch of a job this agent gave back is a re-send of a dispatch at or before the
+ * one given back (never stored, never printed). By `delivery` when the cloud sends it (a job
+ * given back from a dispatch without one: its attempt, which the cloud's first delivery number
+ * is above); by `attempt` from a cloud that sends none.
+ */
+function isStale(
+  job: DispatchedJob,
+  givenBack: { attempt: number; delivery: number | null },
+): boolean {
+  if (job.delivery !== undefined) return job.delivery <= (givenBack.delivery ?? givenBack.attempt);
+  return job.attempt <= givenBack.attempt;
 }

@@ -33,6 +33,8 @@ export interface JobRow {
   started: 0 | 1;
   /** The attempt the cloud dispatched (null in rows of older queues: then `attempt`). */
   dispatched_attempt: number | null;
+  /** The dispatch's `delivery` (null: the cloud sent none, or a row of an older queue). */
+  dispatched_delivery: number | null;
   /** A local job that named a printer group: its id (the job may move among its members). */
   printer_group_id: string | null;
 }
@@ -135,8 +137,8 @@ export class QueueDb {
       `INSERT INTO jobs (id, agent_printer_id, type, encoding, content, options, attempt,
            max_attempts, state, next_attempt_at, expires_at, created_at, received_at, updated_at,
            source, idempotency_key, template_id, metadata, events, dispatched_attempt,
-           printer_group_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           printer_group_id, dispatched_delivery)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.id,
       job.agentPrinterId,
@@ -158,6 +160,7 @@ export class QueueDb {
       local ? JSON.stringify(local.events) : null,
       job.attempt,
       local?.printerGroupId ?? null,
+      job.delivery ?? null,
     );
   }
 }

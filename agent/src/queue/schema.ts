@@ -53,4 +53,9 @@ export const MIGRATIONS: readonly string[] = [
    -- Local mode's groups: the group a page's job named, and each round-robin group's last member.
    ALTER TABLE jobs ADD COLUMN printer_group_id TEXT;
    CREATE TABLE group_cursors (group_id TEXT PRIMARY KEY, agent_printer_id TEXT NOT NULL);`,
+  // Deliveries (job.dispatch's `delivery`): which dispatch of a job this is, and the one given
+  // back, so that a group job moved many times is told apart from a stale re-send without
+  // `attempt` (which stops at maxAttempts). Null: the cloud sent none (then `attempt` does).
+  `ALTER TABLE jobs ADD COLUMN dispatched_delivery INTEGER;
+   ALTER TABLE withdrawn_jobs ADD COLUMN delivery INTEGER;`,
 ];

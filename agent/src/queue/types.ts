@@ -64,8 +64,9 @@ export type AcceptOutcome =
   /** Already finished here (or printed once): acknowledge, and the result is sent again. */
   | 'finished'
   /**
-   * Given back to the cloud (job.withdraw) at this attempt or a later one: a stale delivery,
-   * neither stored nor acknowledged (the cloud dispatches it again with a higher attempt).
+   * Given back to the cloud (job.withdraw) at this delivery or a later one (at this attempt,
+   * from a cloud that sends no `delivery`): a stale re-send, neither stored nor acknowledged
+   * (the cloud dispatches it again with a higher delivery).
    */
   | 'withdrawn';
 

@@ -115,7 +115,12 @@ describe('printer groups through the gateway', () => {
   const status = (agent: TestAgent, agentPrinterId: string, s: PrinterInfo['status']) =>
     agent.send({ type: 'printer.status', agentPrinterId, status: s, at: new Date().toISOString() });
   const ack = (agent: TestAgent, d: CloudMessageOf<'job.dispatch'>) =>
-    agent.send({ type: 'job.ack', jobId: d.job.id, attempt: d.job.attempt });
+    agent.send({
+      type: 'job.ack',
+      jobId: d.job.id,
+      attempt: d.job.attempt,
+      ...(d.job.delivery !== undefined ? { delivery: d.job.delivery } : {}),
+    });
   const three = ['a', 'b', 'c'].map((id) => printerInfo(id, { isDefault: false }));
 
   test('failover: the first ready member takes the job; paper out or cover open, the next one', async () => {
@@ -222,6 +227,9 @@ describe('printer groups through the gateway', () => {
     const second = await agent.next('job.dispatch');
     assert.equal(second.job.id, job.id);
     assert.equal(second.job.agentPrinterId, 'b');
+    // A new delivery. This agent did not announce job.delivery: it tells dispatches apart by
+    // attempt, so for it the delivery raises the attempt too (as before deliveries).
+    assert.ok(second.job.delivery! > first.job.delivery!);
     assert.ok(second.job.attempt > first.job.attempt);
     // The agent sends its answer again (it had no ack yet): the job, now with b of the same
     // agent, does not move again.
@@ -261,6 +269,153 @@ describe('printer groups through the gateway', () => {
       e.type === 'job.state_changed' && e.jobId === job.id && e.state === 'queued' ? [e.job] : [],
     );
     assert.equal(announced.at(-1)!.printerId, group.printerIds[1]);
+    await agent.close();
+  });
+
+  /**
+   * The agent's rules for a dispatch and a withdrawal (agent/src/queue/job-queue.ts `accept` and
+   * `withdraw`), on a test agent: a job it gave back is remembered with the dispatch it gave
+   * back, and a dispatch at or below that one (a stale re-send) is neither stored nor
+   * acknowledged; the agent tells dispatches apart by `delivery` when the cloud sends it, by
+   * `attempt` otherwise. It prints what it stored when told to, once.
+   */
+  class AgentRules {
+    readonly held = new Map<string, number>();
+    readonly givenBack = new Map<string, number>();
+    readonly printed: string[] = [];
+    private answers = 0;
+    constructor(private readonly agent: TestAgent) {}
+
+    receive(d: CloudMessageOf<'job.dispatch'>): 'stored' | 'duplicate' | 'stale' {
+      const n = d.job.delivery ?? d.job.attempt;
+      const back = this.givenBack.get(d.job.id);
+      if (back !== undefined && n <= back) return 'stale';
+      ack(this.agent, d);
+      if (this.held.has(d.job.id)) return 'duplicate';
+      this.held.set(d.job.id, n);
+      return 'stored';
+    }
+
+    withdraw(jobId: string): string {
+      const n = this.held.get(jobId);
+      const id = `w-rules-${++this.answers}`;
+      if (n !== undefined) {
+        this.held.delete(jobId);
+        this.givenBack.set(jobId, n);
+      }
+      const withdrawn = n !== undefined || this.givenBack.has(jobId);
+      this.agent.send({
+        type: 'job.withdrawn',
+        id,
+        jobId,
+        withdrawn,
+        reason: withdrawn ? 'not_started' : 'unknown_job',
+        ...(withdrawn ? { delivery: this.givenBack.get(jobId) } : {}),
+        at: new Date().toISOString(),
+      });
+      return id;
+    }
+
+    print(jobId: string, attempt: number): void {
+      assert.ok(this.held.has(jobId), `the agent holds ${jobId}`);
+      this.printed.push(jobId);
+      this.agent.send({ type: 'job.progress', jobId, attempt, stage: 'printing', started: true });
+      this.agent.send({
+        type: 'job.result',
+        id: `r-${jobId}`,
+        jobId,
+        attempt,
+        outcome: 'printed',
+        at: new Date().toISOString(),
+      });
+    }
+  }
+
+  const printerStatus = async (org: BootstrapResult, printerId: string) =>
+    (await store.inventory.getPrinter(org.orgId, printerId, { includeSandbox: false }))?.status;
+
+  test('a job moved back and forth more times than its maxAttempts still reaches a member, and prints once', async () => {
+    const org = await h.org();
+    const { agent, deviceId } = await agentWith(org, three, ['job.withdraw', 'job.delivery']);
+    const group = await groupOf(org, [deviceId], ['a', 'b'], 'failover');
+    const maxAttempts = 2;
+    const res = await h.post(
+      '/v1/jobs',
+      { type: 'text', data: 'bounce', printerGroupId: group.id, options: { maxAttempts } },
+      org.liveKey,
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const job = res.body as { id: string };
+    const rules = new AgentRules(agent);
+    let d = await agent.next('job.dispatch');
+    assert.equal(rules.receive(d), 'stored');
+    const member = { a: group.printerIds[0]!, b: group.printerIds[1]! };
+    let at: 'a' | 'b' = 'a';
+    const moves = maxAttempts * 3;
+    for (let i = 1; i <= moves; i++) {
+      const to: 'a' | 'b' = at === 'a' ? 'b' : 'a';
+      // The other member comes back, then the paper runs out on the one holding the job: asked
+      // back (the agent has not started it), it moves.
+      status(agent, to, 'online');
+      await until(`${to} online`, async () =>
+        (await printerStatus(org, member[to])) === 'online' ? true : undefined,
+      );
+      status(agent, at, 'paper_out');
+      const withdraw = await agent.next('job.withdraw');
+      assert.equal(withdraw.jobId, job.id);
+      const answer = rules.withdraw(job.id);
+      assert.equal((await agent.next('ack', (m) => m.id === answer)).id, answer);
+      d = await agent.next('job.dispatch', (m) => m.job.id === job.id);
+      assert.equal(d.job.agentPrinterId, to);
+      const taken = rules.receive(d);
+      assert.equal(
+        taken,
+        'stored',
+        `move ${i}: the agent refused the dispatch as stale (attempt ${d.job.attempt}, ` +
+          `delivery ${d.job.delivery}, given back ${rules.givenBack.get(job.id)})`,
+      );
+      // No attempt was made: a move uses none up.
+      assert.equal(d.job.attempt, 1);
+      at = to;
+    }
+    // The member holding it is ready: the agent prints it.
+    rules.print(job.id, d.job.attempt);
+    const done = await until('the job printed', async () => {
+      const read = await jobOf(org, job.id);
+      return read.state === 'printed' ? read : undefined;
+    });
+    assert.equal(done.printerId, member[at]);
+    assert.equal(done.movedFrom.length, moves);
+    assert.deepEqual(rules.printed, [job.id]);
+    // Every dispatch of the job reached the agent once: none was re-sent after a move.
+    assert.ok(!agent.received.some((m) => m.type === 'job.dispatch' && m.job.id === job.id));
+    await agent.close();
+  });
+
+  test('a failure before the first byte uses an attempt up; the move after it does not', async () => {
+    const org = await h.org();
+    const { agent, deviceId } = await agentWith(org, three, ['job.withdraw', 'job.delivery']);
+    const group = await groupOf(org, [deviceId], ['a', 'b'], 'failover');
+    const job = await post(org, group.id, 'failed once');
+    const rules = new AgentRules(agent);
+    const first = await agent.next('job.dispatch');
+    assert.equal(rules.receive(first), 'stored');
+    assert.deepEqual([first.job.attempt, first.job.delivery], [1, 1]);
+    agent.send({
+      type: 'job.progress',
+      jobId: job.id,
+      attempt: 2,
+      stage: 'retry_scheduled',
+      started: false,
+      errorCode: 'CONNECTION_REFUSED',
+    });
+    await agent.next('job.withdraw');
+    const answer = rules.withdraw(job.id);
+    await agent.next('ack', (m) => m.id === answer);
+    const second = await agent.next('job.dispatch');
+    assert.equal(second.job.agentPrinterId, 'b');
+    assert.deepEqual([second.job.attempt, second.job.delivery], [2, 2]);
+    assert.equal(rules.receive(second), 'stored');
     await agent.close();
   });
 

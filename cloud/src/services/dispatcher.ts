@@ -63,8 +63,38 @@ export interface DispatcherDeps {
 
 const DISPATCH_OPTIONS = ['copies', 'cut', 'openDrawer', 'codepage', 'footer'] as const;
 
-/** The job as the protocol's `job.dispatch` carries it (pure). */
-export function toDispatchedJob(job: Job, content: Buffer, agentPrinterId: string): DispatchedJob {
+/**
+ * Whether the agent tells dispatches of a job apart by `delivery` (it announced `job.delivery`).
+ * An older agent tells them apart by `attempt`, so for it a delivery raises the attempt, as it
+ * always did (up to maxAttempts: a group job moved that often may then be refused as stale).
+ */
+function knowsDelivery(features: readonly string[] | undefined): boolean {
+  return features?.includes('job.delivery') ?? false;
+}
+
+/** The `attempt` a dispatch of `job` carries to an agent with `features`. */
+export function wireAttempt(job: Job, features: readonly string[] | undefined): number {
+  const attempt = knowsDelivery(features) ? job.attempt : Math.max(job.attempt, job.deliveries);
+  return Math.min(Math.max(attempt, 1), job.maxAttempts);
+}
+
+/**
+ * What tells this dispatch of the job apart, as the agent's `job.ack` and `job.withdrawn` name
+ * it: the delivery, or for an older agent the attempt.
+ */
+function dispatchKey(job: Job, features: readonly string[] | undefined): string {
+  return knowsDelivery(features)
+    ? `${job.id}:d${Math.max(job.deliveries, 1)}`
+    : `${job.id}:a${wireAttempt(job, features)}`;
+}
+
+/** The job as the protocol's `job.dispatch` carries it to an agent with `features` (pure). */
+export function toDispatchedJob(
+  job: Job,
+  content: Buffer,
+  agentPrinterId: string,
+  features?: readonly string[],
+): DispatchedJob {
   const options: Record<string, unknown> = {};
   for (const key of DISPATCH_OPTIONS) {
     if (job.options[key] !== undefined) options[key] = job.options[key];
@@ -76,8 +106,9 @@ export function toDispatchedJob(job: Job, content: Buffer, agentPrinterId: strin
   else body = content.toString('utf8');
   return {
     id: job.id,
-    attempt: Math.min(Math.max(job.attempt, 1), job.maxAttempts),
+    attempt: wireAttempt(job, features),
     maxAttempts: job.maxAttempts,
+    delivery: Math.max(job.deliveries, 1),
     agentPrinterId,
     type: job.type as DispatchedJob['type'],
     encoding: job.encoding as DispatchedJob['encoding'],
@@ -100,9 +131,12 @@ export class JobDispatcher implements WithdrawChannel {
    * never deleted or moved), so what was read once saves the read for every later job.
    */
   private readonly printers = new Map<string, { deviceId: string; agentPrinterId: string }>();
-  /** Group jobs asked back (`job.withdraw`) from an agent connected here: job id → attempt. */
+  /** Group jobs asked back (`job.withdraw`) from an agent connected here: job id → delivery. */
   private readonly withdrawing = new Map<string, number>();
-  /** `jobId:attempt` acknowledged by an agent connected here (lost on restart: then re-sent). */
+  /**
+   * Dispatches acknowledged by an agent connected here (`dispatchKey`; lost on restart: then
+   * re-sent).
+   */
   private readonly acked = new Set<string>();
   private readonly options: DispatcherOptions;
   private backlogsRunning = 0;
@@ -156,7 +190,7 @@ export class JobDispatcher implements WithdrawChannel {
       const limit = this.options.backlogBatch;
       const sending = await store.devices.listJobs(org, deviceId, 'sending', { limit });
       for (const job of sending) {
-        if (this.acked.has(`${job.id}:${job.attempt}`)) continue;
+        if (this.acked.has(dispatchKey(job, link.features))) continue;
         const content = await store.jobs.getContent(org, 'live', job.id);
         if (!(await this.sendJob(link, job, content))) return;
       }
@@ -198,7 +232,8 @@ export class JobDispatcher implements WithdrawChannel {
     if (!job || job.state !== 'queued' || job.deviceId !== link.deviceId) return false;
     const content = found.content ? { content: found.content, preview: null } : undefined;
     if (job.printerGroupId !== null) return this.dispatchGroupJob(link, job, content);
-    if (!(await this.sendJob(link, { ...job, attempt: job.attempt + 1 }, content))) return false;
+    const next = { ...job, attempt: job.attempt + 1, deliveries: job.deliveries + 1 };
+    if (!(await this.sendJob(link, next, content))) return false;
     try {
       await this.deps.jobs.transition(link.organizationId, jobId, 'sending', {}, null, {
         durable: false,
@@ -249,15 +284,15 @@ export class JobDispatcher implements WithdrawChannel {
 
   /**
    * `job.withdraw` to the agent holding the job, if it is connected here and knows the message;
-   * once per attempt (the answer is about the attempt asked, see `withdrawn`).
+   * once per delivery (the answer is about the delivery asked, see `withdrawn`).
    */
   askWithdraw(job: Job): boolean {
     const link = job.deviceId ? this.links.get(job.deviceId) : undefined;
     if (!link || link.organizationId !== job.organizationId) return false;
     if (!link.features?.includes('job.withdraw')) return false;
-    if (this.withdrawing.get(job.id) === job.attempt) return true;
+    if (this.withdrawing.get(job.id) === job.deliveries) return true;
     if (this.withdrawing.size >= MAX_KNOWN_PRINTERS) this.withdrawing.clear();
-    this.withdrawing.set(job.id, job.attempt);
+    this.withdrawing.set(job.id, job.deliveries);
     return link.send({ type: 'job.withdraw', jobId: job.id });
   }
 
@@ -265,18 +300,20 @@ export class JobDispatcher implements WithdrawChannel {
   async withdrawn(link: DeviceLink, message: AgentMessageOf<'job.withdrawn'>): Promise<void> {
     const job = await this.ownJob(link, message.jobId);
     if (!job) return;
-    // Only the answer to the attempt asked, once: a repeated answer, or one that comes after the
-    // job moved on (maybe to another printer of the same agent), changes nothing.
+    // Only the answer to the delivery asked, once: a repeated answer, or one that comes after
+    // the job moved on (maybe to another printer of the same agent, or back to this one), changes
+    // nothing. An agent that names the delivery it gave back must name this one.
     const asked = this.withdrawing.get(job.id);
     this.withdrawing.delete(job.id);
-    if (!message.withdrawn || asked !== job.attempt) {
+    const other = message.delivery !== undefined && message.delivery !== job.deliveries;
+    if (!message.withdrawn || asked !== job.deliveries || other) {
       this.deps.logger.info(
         { jobId: job.id, reason: message.reason, withdrawn: message.withdrawn },
         message.withdrawn ? 'a stale job.withdrawn was ignored' : 'the agent kept the job',
       );
       return;
     }
-    this.acked.delete(`${job.id}:${job.attempt}`);
+    this.acked.delete(dispatchKey(job, link.features));
     await this.groups.withdrawn(job);
   }
 
@@ -297,7 +334,7 @@ export class JobDispatcher implements WithdrawChannel {
     }
     return link.send({
       type: 'job.dispatch',
-      job: toDispatchedJob(job, content.content, agentPrinterId),
+      job: toDispatchedJob(job, content.content, agentPrinterId, link.features),
     });
   }
 
@@ -340,7 +377,8 @@ export class JobDispatcher implements WithdrawChannel {
 
   /** `job.ack`: the agent stored the job durably. */
   acknowledged(link: DeviceLink, message: AgentMessageOf<'job.ack'>): void {
-    this.acked.add(`${message.jobId}:${message.attempt}`);
+    const n = message.delivery !== undefined ? `d${message.delivery}` : `a${message.attempt}`;
+    this.acked.add(`${message.jobId}:${n}`);
     this.deps.logger.debug({ deviceId: link.deviceId, jobId: message.jobId }, 'job acknowledged');
   }
 
@@ -363,7 +401,7 @@ export class JobDispatcher implements WithdrawChannel {
   async result(link: DeviceLink, message: AgentMessageOf<'job.result'>): Promise<void> {
     const job = await this.ownJob(link, message.jobId);
     if (!job || job.finishedAt !== null) return;
-    this.acked.delete(`${job.id}:${job.attempt}`);
+    this.acked.delete(dispatchKey(job, link.features));
     if (job.state === 'queued') {
       // A result for a job the agent held for a retry: it started again before it ended.
       await this.move(job.organizationId, job.id, 'sending', {});

@@ -72,6 +72,9 @@ export function transition(
       : null;
   if (to === 'sending') {
     next.attempt = job.attempt + 1;
+    // From the cloud's queue (never sent, or given back): a delivery. Otherwise the agent that
+    // holds the job starts its next attempt.
+    if (job.dispatchedAt === null) next.deliveries = job.deliveries + 1;
     next.dispatchedAt = now;
   }
   if (to === 'printed') next.printedAt = now;

@@ -89,6 +89,7 @@ export class JobTransitions {
       .set({
         state: job.state,
         attempt: job.attempt,
+        deliveries: job.deliveries,
         errorCode: job.errorCode,
         errorMessage: job.errorMessage,
         contentRetained: job.contentRetained ? 1 : 0,

@@ -49,6 +49,7 @@ const SAMPLE_JOB: Job = {
   finishedAt: null,
   printerGroupId: null,
   movedFrom: [],
+  deliveries: 0,
 };
 
 /** A job as the columns of its row (what inserts and the local jobs' updates write). */
@@ -81,6 +82,7 @@ export function jobColumns(job: Job) {
     finishedAt: job.finishedAt,
     printerGroupId: job.printerGroupId,
     movedFrom: JSON.stringify(job.movedFrom),
+    deliveries: job.deliveries,
   };
 }
 
@@ -214,6 +216,7 @@ export class JobWrites {
       finishedAt: null,
       printerGroupId: input.printerGroupId ?? null,
       movedFrom: [],
+      deliveries: 0,
     };
     const events: JobEvent[] = [{ state: 'queued', errorCode: null, errorMessage: null, at: now }];
     /** The job right after each event (what that event's webhook shows). */

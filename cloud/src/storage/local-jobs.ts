@@ -90,6 +90,7 @@ export class LocalJobs {
         finishedAt: finished ? lastAt : null,
         printerGroupId: null,
         movedFrom: [],
+        deliveries: 0,
       };
       if (stored) {
         if (stored.finishedAt !== null || report.updatedAt <= stored.updatedAt) {

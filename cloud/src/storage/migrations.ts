@@ -16,6 +16,7 @@ import { localDownloadsMigration } from './migrations/0010-local-downloads.js';
 import { printerGroupsMigration } from './migrations/0011-printer-groups.js';
 import { cloudPrintersMigration } from './migrations/0012-cloud-printers.js';
 import { printerReachMigration } from './migrations/0013-printer-reach.js';
+import { jobDeliveriesMigration } from './migrations/0014-job-deliveries.js';
 import type { Dialect } from './dialect.js';
 
 // Still exported here for the modules that import it from the migrations.
@@ -322,6 +323,7 @@ class InCodeMigrations implements MigrationProvider {
       '0011_printer_groups': printerGroupsMigration(),
       '0012_cloud_printers': cloudPrintersMigration(),
       '0013_printer_reach': printerReachMigration(),
+      '0014_job_deliveries': jobDeliveriesMigration(),
     };
   }
 }

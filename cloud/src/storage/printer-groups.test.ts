@@ -127,11 +127,12 @@ for (const { kind, skip } of await storeKinds()) {
       );
     });
 
-    test('a claimed job is not handed over; a claim of a job moved meanwhile fails', async () => {
-      const { a, b } = pair;
+    /** A failover group of the three printers, and a job its first member has. */
+    async function jobOfFirstMember(name: string) {
+      const { a } = pair;
       const group = await a.printerGroups.create(
         org,
-        { name: 'Bar', strategy: 'failover', printerIds },
+        { name, strategy: 'failover', printerIds },
         T0,
       );
       const { members } = (await a.printerGroups.withMembers(org, group.id))!;
@@ -143,6 +144,12 @@ for (const { kind, skip } of await storeKinds()) {
         }),
         T0,
       );
+      return { members, job };
+    }
+
+    test('a claimed job is not handed over; a claim of a job moved meanwhile fails', async () => {
+      const { a, b } = pair;
+      const { members, job } = await jobOfFirstMember('Bar');
       await a.printerGroups.assign(
         org,
         job.id,
@@ -179,6 +186,49 @@ for (const { kind, skip } of await storeKinds()) {
         ),
         undefined,
       );
+    });
+
+    test('a job given back and moved keeps its attempts; each dispatch is a new delivery', async () => {
+      const { a, b } = pair;
+      const { members, job } = await jobOfFirstMember('Pass');
+      let at = 0;
+      // Dispatched, given back before its attempt, moved: many more times than maxAttempts.
+      for (let i = 1; i <= 5; i++) {
+        const sent = await (i % 2 ? a : b).jobs.transition(
+          org,
+          null,
+          job.id,
+          'sending',
+          { onlyIfPrinter: members[at]!.printerId },
+          T0 + i,
+        );
+        assert.deepEqual([sent.job.attempt, sent.job.deliveries], [1, i]);
+        const moved = await (i % 2 ? b : a).printerGroups.assign(
+          org,
+          job.id,
+          { printerId: members[at]!.printerId, from: 'withdrawn' },
+          members[1 - at]!,
+          T0 + i,
+        );
+        assert.deepEqual([moved!.job.attempt, moved!.job.deliveries], [0, i]);
+        at = 1 - at;
+      }
+      // The agent failed an attempt before its first byte (its retry held: queued), then gave
+      // the job back: that attempt stays used.
+      await a.jobs.transition(org, null, job.id, 'sending', {}, T0 + 10);
+      await a.jobs.transition(org, null, job.id, 'queued', {}, T0 + 11);
+      const moved = await b.printerGroups.assign(
+        org,
+        job.id,
+        { printerId: members[at]!.printerId, from: 'withdrawn' },
+        members[1 - at]!,
+        T0 + 12,
+      );
+      assert.deepEqual([moved!.job.attempt, moved!.job.deliveries], [1, 6]);
+      const stored = (await b.jobs.get(org, 'live', job.id))!;
+      assert.deepEqual([stored.attempt, stored.deliveries, stored.state], [1, 6, 'queued']);
+      const next = await b.jobs.transition(org, null, job.id, 'sending', {}, T0 + 13);
+      assert.deepEqual([next.job.attempt, next.job.deliveries], [2, 7]);
     });
   });
 }

@@ -318,9 +318,15 @@ export class PrinterGroupsRepository {
       const target =
         to === null ? null : 'pick' in to ? await takeTurn(trx, organizationId, to) : to;
       const moved = job.printerId !== null && target?.printerId !== job.printerId;
+      // Given back while `sending`: the agent had not made the attempt it was dispatched with
+      // (a failure would have made the job `queued`, its retry held). A move is not a failure:
+      // the attempt is given back too, and the next delivery starts it again. Only failures use
+      // up maxAttempts; the delivery number tells the dispatches apart (docs/groups.md).
+      const attempt = job.state === 'sending' ? Math.max(0, job.attempt - 1) : job.attempt;
       const next: Job = {
         ...job,
         state: 'queued',
+        attempt,
         printerId: target?.printerId ?? null,
         deviceId: target?.deviceId ?? null,
         dispatchedAt: null,
@@ -331,6 +337,7 @@ export class PrinterGroupsRepository {
         .updateTable('jobs')
         .set({
           state: next.state,
+          attempt: next.attempt,
           printerId: next.printerId,
           deviceId: next.deviceId,
           dispatchedAt: null,

@@ -157,6 +157,7 @@ export function toJob(row: Selectable<JobsTable>): Job {
     finishedAt: n(row.finishedAt),
     printerGroupId: row.printerGroupId ?? null,
     movedFrom: parseJson<string[]>(row.movedFrom, []),
+    deliveries: Number(row.deliveries ?? 0),
   };
 }
 
@@ -187,7 +188,13 @@ export function toTemplate(row: Selectable<TemplatesTable>): Template {
 /** The columns job lists read (storage/jobs.ts LIST_COLUMNS). */
 export type ListedJobRow = Omit<
   Selectable<JobsTable>,
-  'organizationId' | 'encoding' | 'maxAttempts' | 'options' | 'finishedAt' | 'contentExpiresAt'
+  | 'organizationId'
+  | 'encoding'
+  | 'maxAttempts'
+  | 'options'
+  | 'finishedAt'
+  | 'contentExpiresAt'
+  | 'deliveries'
 >;
 
 /** A listed job: options and the columns lists do not read are left empty. */
@@ -220,5 +227,6 @@ export function toListedJob(row: ListedJobRow, organizationId: string): Job {
     finishedAt: null,
     printerGroupId: row.printerGroupId ?? null,
     movedFrom: parseJson<string[]>(row.movedFrom, []),
+    deliveries: 0,
   };
 }

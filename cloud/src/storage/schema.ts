@@ -145,6 +145,8 @@ export interface JobsTable {
   printerGroupId: string | null;
   /** JSON array of the printer ids the job was moved from, oldest first. */
   movedFrom: Generated<string>;
+  /** How many times the cloud dispatched the job to an agent (the protocol's `delivery`). */
+  deliveries: Generated<number>;
 }
 
 export interface JobContentsTable {

@@ -163,6 +163,11 @@ export interface Job {
   printerGroupId: string | null;
   /** The printers (members of its group) the job was moved from, oldest first. */
   movedFrom: string[];
+  /**
+   * How many times the cloud dispatched the job to an agent (queued, never sent → sending): the
+   * protocol's `delivery`. `attempt` counts print attempts; a move raises this, not that.
+   */
+  deliveries: number;
   events?: JobEvent[];
 }
 

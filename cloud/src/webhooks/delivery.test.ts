@@ -48,6 +48,7 @@ function storedJob(organizationId: string, id: string, state: JobState, at: numb
     finishedAt: state === 'printed' || state === 'failed' ? at : null,
     printerGroupId: null,
     movedFrom: [],
+    deliveries: 0,
   };
 }
 

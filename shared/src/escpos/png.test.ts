@@ -32,6 +32,23 @@ describe('virtual printer: PNG output', () => {
     );
   });
 
+  test('white rows, and rows black only near one edge, are written exactly', async () => {
+    const width = 21;
+    const rows = [[], [0], [], [], [20], [3, 17], Array.from({ length: width }, (_, x) => x), []];
+    const pixels = new Uint8Array(width * rows.length);
+    rows.forEach((xs, y) => xs.forEach((x) => (pixels[y * width + x] = 1)));
+    const png = encodePng1Bit(pixels, width, rows.length);
+    const { data, info } = await sharp(png)
+      .extractChannel(0)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    assert.deepEqual([info.width, info.height], [width, rows.length]);
+    assert.deepEqual(
+      [...data].map((v) => (v === 0 ? 1 : 0)),
+      [...pixels],
+    );
+  });
+
   test('the same bytes give the same PNG', async () => {
     const bytes = esc('Same bytes, same picture', LF);
     const a = await renderEscposToPng(bytes, { paper: '58mm' });

@@ -1,7 +1,10 @@
 /**
- * A 1-bit grayscale PNG writer for the page (node:zlib only). A page is mostly white, so packing
- * 8 dots per byte before deflating makes this several times faster than handing 8-bit pixels to
- * an image library.
+ * The one 1-bit grayscale PNG writer (node:zlib only): the virtual printer's page, the receipt
+ * previews and raster, and the label renderer's PNG (`label/png.ts`) all use it. A page or a
+ * label is mostly white paper, so packing 8 dots per byte before deflating makes this several
+ * times faster than handing 8-bit pixels to an image library, and only the bytes between a row's
+ * first and last black dot are packed (found with the native indexOf, which also skips white
+ * rows at once); the rest of the row is white bytes already.
  */
 import { deflateSync } from 'node:zlib';
 
@@ -33,8 +36,9 @@ function chunk(type: string, data: Uint8Array): Buffer {
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
- * Encodes one-byte-per-dot pixels (1 = black) as a 1-bit grayscale PNG, black on white.
- * `level` is the zlib compression level (default 4: measured the best trade of time for size on receipts).
+ * Encodes one-byte-per-dot pixels (1 = black, 0 = white; row after row, `width` a row) as a
+ * 1-bit grayscale PNG, black on white. `level` is the zlib compression level (default 4:
+ * measured the best trade of time for size on receipts).
  */
 export function encodePng1Bit(
   pixels: Uint8Array,
@@ -43,13 +47,24 @@ export function encodePng1Bit(
   level = 4,
 ): Buffer {
   const stride = Math.ceil(width / 8);
-  const raw = Buffer.alloc((stride + 1) * height);
+  // White everywhere; each row starts with its filter type, 0 (none).
+  const raw = Buffer.alloc((stride + 1) * height, 0xff);
+  for (let y = 0; y < height; y++) raw[y * (stride + 1)] = 0;
   const full = width >> 3;
-  for (let y = 0; y < height; y++) {
-    let src = y * width;
-    let dst = y * (stride + 1) + 1; // raw[dst - 1] is filter type 0 (none)
-    // Dots are 0 or 1; PNG gray 1 is white, so black dots are the cleared bits.
-    for (let byte = 0; byte < full; byte++, src += 8) {
+  for (let y = 0; width > 0 && y < height; y++) {
+    const first = pixels.indexOf(1, y * width);
+    if (first < 0) break;
+    // The rows before the next black dot are white.
+    y = Math.floor(first / width);
+    if (y >= height) break;
+    const rowStart = y * width;
+    const last = pixels.lastIndexOf(1, rowStart + width - 1);
+    const to = (last - rowStart) >> 3;
+    let byte = (first - rowStart) >> 3;
+    let src = rowStart + byte * 8;
+    let dst = y * (stride + 1) + 1 + byte;
+    // PNG gray 1 is white, so black dots are the cleared bits.
+    for (; byte <= to && byte < full; byte++, src += 8) {
       const packed =
         (pixels[src]! << 7) |
         (pixels[src + 1]! << 6) |
@@ -61,7 +76,8 @@ export function encodePng1Bit(
         pixels[src + 7]!;
       raw[dst++] = ~packed & 0xff;
     }
-    if (full < stride) {
+    if (byte <= to) {
+      // The row's last, partial byte (a width that is not a multiple of 8).
       let packed = 0xff;
       for (let bit = 0; bit < (width & 7); bit++) if (pixels[src + bit]) packed &= ~(0x80 >> bit);
       raw[dst] = packed;

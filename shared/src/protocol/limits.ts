@@ -23,6 +23,11 @@ export const PROTOCOL_LIMITS = {
   maxCopies: 10,
   /** Attempts of one job (the contract's options.maxAttempts is 1 to 10). */
   maxAttempts: 10,
+  /**
+   * A job's delivery number (`job.dispatch`'s `delivery`): one more for each dispatch after the
+   * job was given back; not bounded by maxAttempts (a job may move many times).
+   */
+  maxDelivery: 2_147_483_647,
   /** Templates in one configuration (the spec's 200 per organization). */
   maxTemplates: 200,
   /** Characters of one template's content (the spec's 2 MB per organization). */

@@ -39,13 +39,14 @@ export const helloSchema = z.object({
   queue: queueSummarySchema.optional(),
   /**
    * What this agent implements beyond protocol version 1: `job.withdraw` (it answers
-   * job.withdraw and reports `started`). Absent (older agents): nothing.
+   * job.withdraw and reports `started`), `job.delivery` (it tells dispatches of a job apart by
+   * `delivery`, and `attempt` counts print attempts only). Absent (older agents): nothing.
    */
   features: z.array(z.string().min(1).max(L.maxFeatureChars)).max(L.maxFeatures).optional(),
 });
 
 /** The features this code implements, as an agent announces them in `hello`. */
-export const AGENT_FEATURES = ['job.withdraw'] as const;
+export const AGENT_FEATURES = ['job.withdraw', 'job.delivery'] as const;
 
 export const heartbeatSchema = z.object({
   type: z.literal('heartbeat'),
@@ -68,10 +69,15 @@ export const printerStatusSchema = z.object({
   at: isoDateSchema,
 });
 
+/** A dispatch's `delivery` (see dispatchedJobSchema). */
+const deliverySchema = z.number().int().min(1).max(L.maxDelivery);
+
 export const jobAckSchema = z.object({
   type: z.literal('job.ack'),
   jobId: idSchema,
   attempt: z.number().int().min(1),
+  /** The dispatch's `delivery`, when it carried one. */
+  delivery: deliverySchema.optional(),
 });
 
 export const JOB_PROGRESS_STAGES = ['printing', 'retry_scheduled', 'waiting'] as const;
@@ -143,6 +149,8 @@ export const jobWithdrawnSchema = z
     jobId: idSchema,
     withdrawn: z.boolean(),
     reason: z.enum(['not_started', 'started', 'finished', 'unknown_job']),
+    /** withdrawn: the `delivery` of the dispatch given back (absent: the agent had none). */
+    delivery: deliverySchema.optional(),
     at: isoDateSchema,
   })
   .refine((m) => m.withdrawn === (m.reason === 'not_started'), {
@@ -179,8 +187,16 @@ export type JobOptions = z.infer<typeof jobOptionsSchema>;
 export const dispatchedJobSchema = z
   .object({
     id: idSchema,
+    /** The print attempt this dispatch starts with (the agent retries up to maxAttempts). */
     attempt: z.number().int().min(1).max(L.maxAttempts),
     maxAttempts: z.number().int().min(1).max(L.maxAttempts),
+    /**
+     * Which dispatch of the job this is: 1 for the first, one more for each dispatch after the
+     * job was given back (job.withdrawn) or moved; a re-send of one dispatch carries the same
+     * number. An agent that gave the job back refuses a dispatch at or below the one it gave
+     * back. Absent (older clouds): `attempt` tells dispatches apart.
+     */
+    delivery: deliverySchema.optional(),
     agentPrinterId: idSchema,
     type: z.enum(JOB_TYPES),
     encoding: z.enum(JOB_ENCODINGS),

@@ -5,6 +5,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { PrinterStatus as Status } from '@printwire/shared/contracts/printer-status';
+import { JOB_ERROR_CODES } from '@printwire/shared/errors/index';
 import { StatusBadge, type Tone } from '@printwire/ui';
 import { i18n } from '../../i18n';
 
@@ -42,30 +43,11 @@ export function JobStateBadge({ state }: { state: string }) {
   return <StatusBadge tone={JOB_TONE[state] ?? 'neutral'}>{t(`jobs.state.${state}`)}</StatusBadge>;
 }
 
-/** The job error codes with their own words; others get the general sentence and the code. */
-export const JOB_ERROR_CODES = [
-  'INVALID_JOB',
-  'EXPIRED',
-  'PRINTER_OFFLINE',
-  'PRINTER_NOT_FOUND',
-  'PAPER_OUT',
-  'COVER_OPEN',
-  'PRINTER_ERROR',
-  'CONNECTION_REFUSED',
-  'CONNECTION_LOST',
-  'TIMEOUT',
-  'UNSUPPORTED_JOB',
-  'DOWNLOAD_FAILED',
-  'DOWNLOAD_TIMEOUT',
-  'DOWNLOAD_TOO_LARGE',
-  'NO_BROWSER',
-  'RENDER_FAILED',
-  'INTERRUPTED',
-  'CANCELLED_AT_AGENT',
-  'UNCONFIRMED',
-] as const;
-
-/** Why a job failed, in plain words, from its errorCode. */
+/**
+ * Why a job failed, in plain words, from its errorCode: each code of the error catalog's
+ * JOB_ERROR_CODES has its own (`jobs.errors.*`, test/error-catalog.test.ts checks the three
+ * catalogs); any other gets the general sentence and the code.
+ */
 export function errorWords(code: string | null | undefined): string {
   if (!code) return '';
   return (JOB_ERROR_CODES as readonly string[]).includes(code)
