@@ -150,27 +150,29 @@ export class DeviceService {
       hidden?: string[] | undefined;
     },
   ): Promise<Printer[]> {
-    // Printers first: a device that shows online has its printers listed.
-    const printers = await this.printersReported(
-      device.organizationId,
-      device.id,
-      hello.printers,
-      hello.hidden,
-    );
     const now = this.deps.clock.now();
     const { os, arch, agentVersion } = hello;
-    const presence = await this.deps.store.devices.setPresence(
+    // Printers and presence in one write: a device that shows online has its printers listed.
+    const done = await this.deps.store.devices.connected(
       device.organizationId,
       device.id,
-      'online',
-      now,
+      hello.printers.map(toReported),
+      hello.hidden ?? [],
       { os, arch, agentVersion },
+      now,
     );
-    if (presence && presence.before.status !== 'online') {
-      await this.publishDevice('device.online', presence.after, now);
-    }
-    // Its printers are ready only now that the device shows online.
-    await this.deps.groups?.printersChanged(device.organizationId, printers);
+    if (!done) return [];
+    const { changes, before, after } = done;
+    await this.publishPrinterChanges(changes, now, { route: false });
+    if (before.status !== 'online') await this.publishDevice('device.online', after, now);
+    // Printer groups route their jobs now that the device shows online: all of its printers when
+    // it was offline, those that changed when it only reconnected within the offline grace.
+    const printers = changes.map((c) => c.printer);
+    const route =
+      before.status !== 'online'
+        ? printers
+        : changes.filter((c) => c.previousStatus !== c.printer.status).map((c) => c.printer);
+    if (route.length > 0) await this.deps.groups?.printersChanged(device.organizationId, route);
     return printers;
   }
 
@@ -262,7 +264,11 @@ export class DeviceService {
     return true;
   }
 
-  private async publishPrinterChanges(changes: PrinterChange[], now: number): Promise<void> {
+  private async publishPrinterChanges(
+    changes: PrinterChange[],
+    now: number,
+    { route } = { route: true },
+  ): Promise<void> {
     for (const { printer, previousStatus } of changes) {
       if (previousStatus === printer.status) continue;
       const type = printerEventFor(printer.status);
@@ -277,6 +283,7 @@ export class DeviceService {
       });
     }
     // Then the printer groups whose members changed route their jobs.
+    if (!route) return;
     const changed = changes.filter((c) => c.previousStatus !== c.printer.status);
     const organizationId = changed[0]?.printer.organizationId;
     if (organizationId !== undefined) {

@@ -145,41 +145,77 @@ export class JobDispatcher implements WithdrawChannel {
 
   /**
    * After `welcome`: re-sends the jobs sent and not acknowledged, then the queued ones oldest
-   * first, then cancels of dispatched jobs cancelled meanwhile. Backlogs of different devices run
-   * a few at a time, so that a restarted cloud does not read and send every backlog at once.
+   * first, then cancels of dispatched jobs cancelled meanwhile. One read first tells whether the
+   * device is owed anything: after a reconnect storm most are not, and they neither wait for a
+   * backlog slot nor cost another read. Backlogs with something to send run a few devices at a
+   * time, so that a restarted cloud does not read and send every backlog at once.
    */
   async sendBacklog(link: DeviceLink): Promise<void> {
+    const { store, clock } = this.deps;
+    const limit = this.options.backlogBatch;
+    const cancelledAfter = clock.now() - this.options.cancelMemoryMs;
+    const owed = await store.devices.backlog(link.organizationId, link.deviceId, {
+      limit,
+      cancelledAfter,
+    });
+    if (owed.length === 0) return;
     await this.acquireBacklogSlot();
     try {
-      const { store, clock } = this.deps;
-      const { organizationId: org, deviceId } = link;
-      const limit = this.options.backlogBatch;
-      const sending = await store.devices.listJobs(org, deviceId, 'sending', { limit });
-      for (const job of sending) {
-        if (this.acked.has(`${job.id}:${job.attempt}`)) continue;
-        const content = await store.jobs.getContent(org, 'live', job.id);
-        if (!(await this.sendJob(link, job, content))) return;
-      }
-      for (;;) {
-        const queued = await store.devices.listJobs(org, deviceId, 'queued', { limit });
-        // Queued after a dispatch: the agent holds it for a retry of its own.
-        const fresh = queued.filter((j) => j.dispatchedAt === null);
-        let sent = 0;
-        for (const job of fresh) {
-          if (this.links.get(deviceId) !== link) return;
-          if (await this.dispatchOne(link, job.id)) sent++;
-        }
-        if (queued.length < limit || sent === 0) break;
-      }
-      const cancelled = await store.devices.listJobs(org, deviceId, 'cancelled', {
-        limit,
-        dispatchedOnly: true,
-        finishedAfter: clock.now() - this.options.cancelMemoryMs,
-      });
-      for (const job of cancelled) link.send({ type: 'job.cancel', jobId: job.id });
+      if (this.links.get(link.deviceId) !== link) return;
+      // Fewer than a batch: that read was all of it. Otherwise state by state, batch by batch.
+      if (owed.length < limit) await this.sendOwed(link, owed);
+      else await this.sendBacklogInBatches(link, cancelledAfter);
     } finally {
       this.releaseBacklogSlot();
     }
+  }
+
+  private async sendOwed(link: DeviceLink, owed: Job[]): Promise<void> {
+    for (const job of owed.filter((j) => j.state === 'sending')) {
+      if (!(await this.resend(link, job))) return;
+    }
+    // Queued after a dispatch: the agent holds it for a retry of its own.
+    for (const job of owed.filter((j) => j.state === 'queued' && j.dispatchedAt === null)) {
+      if (this.links.get(link.deviceId) !== link) return;
+      await this.dispatchOne(link, job.id);
+    }
+    for (const job of owed.filter((j) => j.state === 'cancelled')) {
+      link.send({ type: 'job.cancel', jobId: job.id });
+    }
+  }
+
+  private async sendBacklogInBatches(link: DeviceLink, cancelledAfter: number): Promise<void> {
+    const { store } = this.deps;
+    const { organizationId: org, deviceId } = link;
+    const limit = this.options.backlogBatch;
+    const sending = await store.devices.listJobs(org, deviceId, 'sending', { limit });
+    for (const job of sending) {
+      if (!(await this.resend(link, job))) return;
+    }
+    for (;;) {
+      const queued = await store.devices.listJobs(org, deviceId, 'queued', { limit });
+      // Queued after a dispatch: the agent holds it for a retry of its own.
+      const fresh = queued.filter((j) => j.dispatchedAt === null);
+      let sent = 0;
+      for (const job of fresh) {
+        if (this.links.get(deviceId) !== link) return;
+        if (await this.dispatchOne(link, job.id)) sent++;
+      }
+      if (queued.length < limit || sent === 0) break;
+    }
+    const cancelled = await store.devices.listJobs(org, deviceId, 'cancelled', {
+      limit,
+      dispatchedOnly: true,
+      finishedAfter: cancelledAfter,
+    });
+    for (const job of cancelled) link.send({ type: 'job.cancel', jobId: job.id });
+  }
+
+  /** A job sent and not acknowledged goes again (unless acknowledged here); false: link gone. */
+  private async resend(link: DeviceLink, job: Job): Promise<boolean> {
+    if (this.acked.has(`${job.id}:${job.attempt}`)) return true;
+    const content = await this.deps.store.jobs.getContent(link.organizationId, 'live', job.id);
+    return this.sendJob(link, job, content);
   }
 
   /**

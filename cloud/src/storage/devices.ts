@@ -5,13 +5,20 @@
  * touches an organization's rows takes its id, except the token lookup (the token names its
  * device, as an API key names its organization).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { WriteFn } from './organizations.js';
 import { toDevice, toJob, toPrinter } from './rows.js';
 import type { Database } from './schema.js';
 import type { Device, Job, Printer, PrinterReach } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
+
+/** What a hello says about the computer. */
+export interface DeviceInfo {
+  os: string;
+  arch: string;
+  agentVersion: string;
+}
 
 export interface ActivationInput {
   codeHash: string;
@@ -140,29 +147,65 @@ export class DevicesRepository {
     deviceId: string,
     status: 'online' | 'offline',
     now: number,
-    info?: { os: string; arch: string; agentVersion: string },
+    info?: DeviceInfo,
   ): Promise<{ before: Device; after: Device } | undefined> {
+    return this.write((trx) => this.presenceIn(trx, organizationId, deviceId, status, now, info));
+  }
+
+  /**
+   * A hello: the agent's printers upserted (see `upsertPrinters`) and the device marked online,
+   * in one transaction, so that a device that shows online has its printers listed. Undefined
+   * when there is no such device.
+   */
+  async connected(
+    organizationId: string,
+    deviceId: string,
+    printers: ReportedPrinter[],
+    hidden: readonly string[],
+    info: DeviceInfo,
+    now: number,
+  ): Promise<{ changes: PrinterChange[]; before: Device; after: Device } | undefined> {
     return this.write(async (trx) => {
-      const row = await trx
-        .selectFrom('devices')
-        .selectAll()
-        .where('organizationId', '=', organizationId)
-        .where('id', '=', deviceId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const next = { ...row, status, lastSeenAt: now, ...(info ?? {}) };
-      await trx
-        .updateTable('devices')
-        .set({ status, lastSeenAt: now, ...(info ?? {}) })
-        .where('id', '=', deviceId)
-        .execute();
-      const after = toDevice(next);
-      if (row.status !== status) {
-        const type = status === 'online' ? 'device.online' : 'device.offline';
-        await this.outbox?.recordDevice(trx, type, after, now);
-      }
-      return { before: toDevice(row), after };
+      const changes = await this.upsertPrintersIn(
+        trx,
+        organizationId,
+        deviceId,
+        printers,
+        now,
+        hidden,
+      );
+      const presence = await this.presenceIn(trx, organizationId, deviceId, 'online', now, info);
+      return presence && { changes, ...presence };
     });
+  }
+
+  private async presenceIn(
+    trx: Transaction<Database>,
+    organizationId: string,
+    deviceId: string,
+    status: 'online' | 'offline',
+    now: number,
+    info?: DeviceInfo,
+  ): Promise<{ before: Device; after: Device } | undefined> {
+    const row = await trx
+      .selectFrom('devices')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const next = { ...row, status, lastSeenAt: now, ...(info ?? {}) };
+    await trx
+      .updateTable('devices')
+      .set({ status, lastSeenAt: now, ...(info ?? {}) })
+      .where('id', '=', deviceId)
+      .execute();
+    const after = toDevice(next);
+    if (row.status !== status) {
+      const type = status === 'online' ? 'device.online' : 'device.offline';
+      await this.outbox?.recordDevice(trx, type, after, now);
+    }
+    return { before: toDevice(row), after };
   }
 
   /** Records that the device was heard from (heartbeats; written at most as often as asked). */
@@ -189,85 +232,102 @@ export class DevicesRepository {
     now: number,
     hidden: readonly string[] = [],
   ): Promise<PrinterChange[]> {
-    return this.write(async (trx) => {
-      const reported = new Set(printers.map((p) => p.agentPrinterId));
-      const removed = hidden.filter((id) => !reported.has(id));
-      if (removed.length > 0) {
-        await trx
-          .deleteFrom('printers')
-          .where('organizationId', '=', organizationId)
-          .where('deviceId', '=', deviceId)
-          .where('agentPrinterId', 'in', removed)
-          .execute();
-      }
-      const existing = await trx
-        .selectFrom('printers')
-        .selectAll()
+    return this.write((trx) =>
+      this.upsertPrintersIn(trx, organizationId, deviceId, printers, now, hidden),
+    );
+  }
+
+  private async upsertPrintersIn(
+    trx: Transaction<Database>,
+    organizationId: string,
+    deviceId: string,
+    printers: ReportedPrinter[],
+    now: number,
+    hidden: readonly string[],
+  ): Promise<PrinterChange[]> {
+    const reported = new Set(printers.map((p) => p.agentPrinterId));
+    const removed = hidden.filter((id) => !reported.has(id));
+    if (removed.length > 0) {
+      await trx
+        .deleteFrom('printers')
         .where('organizationId', '=', organizationId)
         .where('deviceId', '=', deviceId)
+        .where('agentPrinterId', 'in', removed)
         .execute();
-      const byAgentId = new Map(existing.map((r) => [r.agentPrinterId, r]));
-      const changes: PrinterChange[] = [];
-      const seen = new Set<string>();
-      for (const p of printers) {
-        seen.add(p.agentPrinterId);
-        const old = byAgentId.get(p.agentPrinterId);
-        // The alias and default set in the dashboard win over the agent's.
-        const set = old ? toPrinter(old).settings : {};
-        const fields = {
-          name: p.name,
-          alias: set.alias !== undefined ? set.alias : p.alias,
-          connection: p.connection,
-          kind: p.kind,
-          paper: p.paper,
-          codepage: p.codepage,
-          capabilities: JSON.stringify(p.capabilities),
-          isDefault: (set.isDefault ?? p.isDefault) ? 1 : 0,
-          status: p.status,
-          ...(p.reach ? { reach: JSON.stringify(p.reach) } : {}),
-        };
-        if (old) {
-          const lastStatusAt = old.status === p.status ? old.lastStatusAt : now;
+    }
+    const existing = await trx
+      .selectFrom('printers')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('deviceId', '=', deviceId)
+      .execute();
+    const byAgentId = new Map(existing.map((r) => [r.agentPrinterId, r]));
+    const changes: PrinterChange[] = [];
+    const seen = new Set<string>();
+    for (const p of printers) {
+      seen.add(p.agentPrinterId);
+      const old = byAgentId.get(p.agentPrinterId);
+      // The alias and default set in the dashboard win over the agent's.
+      const set = old ? toPrinter(old).settings : {};
+      const fields = {
+        name: p.name,
+        alias: set.alias !== undefined ? set.alias : p.alias,
+        connection: p.connection,
+        kind: p.kind,
+        paper: p.paper,
+        codepage: p.codepage,
+        capabilities: JSON.stringify(p.capabilities),
+        isDefault: (set.isDefault ?? p.isDefault) ? 1 : 0,
+        status: p.status,
+        ...(p.reach ? { reach: JSON.stringify(p.reach) } : {}),
+      };
+      if (old) {
+        const lastStatusAt = old.status === p.status ? old.lastStatusAt : now;
+        // A reconnect usually reports the printer as it was: nothing to write.
+        const same = (Object.keys(fields) as Array<keyof typeof fields>).every(
+          (key) => old[key] === fields[key],
+        );
+        if (!same) {
           await trx
             .updateTable('printers')
             .set({ ...fields, lastStatusAt })
             .where('id', '=', old.id)
             .execute();
-          changes.push({
-            printer: toPrinter({ ...old, ...fields, lastStatusAt }),
-            previousStatus: old.status,
-          });
-        } else {
-          const row = {
-            id: newId('prn', now),
-            organizationId,
-            deviceId,
-            agentPrinterId: p.agentPrinterId,
-            profile: null,
-            sandbox: 0,
-            lastStatusAt: now,
-            createdAt: now,
-            ...fields,
-          };
-          await trx.insertInto('printers').values(row).execute();
-          changes.push({ printer: toPrinter(row), previousStatus: null });
         }
-      }
-      for (const old of existing) {
-        if (seen.has(old.agentPrinterId) || old.status === 'offline') continue;
-        await trx
-          .updateTable('printers')
-          .set({ status: 'offline', lastStatusAt: now })
-          .where('id', '=', old.id)
-          .execute();
         changes.push({
-          printer: toPrinter({ ...old, status: 'offline', lastStatusAt: now }),
+          printer: toPrinter({ ...old, ...fields, lastStatusAt }),
           previousStatus: old.status,
         });
+      } else {
+        const row = {
+          id: newId('prn', now),
+          organizationId,
+          deviceId,
+          agentPrinterId: p.agentPrinterId,
+          profile: null,
+          sandbox: 0,
+          lastStatusAt: now,
+          createdAt: now,
+          ...fields,
+        };
+        await trx.insertInto('printers').values(row).execute();
+        changes.push({ printer: toPrinter(row), previousStatus: null });
       }
-      await this.outbox?.recordPrinterChanges(trx, changes, now);
-      return changes;
-    });
+    }
+    for (const old of existing) {
+      if (seen.has(old.agentPrinterId) || old.status === 'offline') continue;
+      await trx
+        .updateTable('printers')
+        .set({ status: 'offline', lastStatusAt: now })
+        .where('id', '=', old.id)
+        .execute();
+      changes.push({
+        printer: toPrinter({ ...old, status: 'offline', lastStatusAt: now }),
+        previousStatus: old.status,
+      });
+    }
+    await this.outbox?.recordPrinterChanges(trx, changes, now);
+    return changes;
   }
 
   /** Sets one printer's status; undefined when the device has no such printer. */
@@ -369,6 +429,40 @@ export class DevicesRepository {
     if (options.dispatchedOnly) q = q.where('dispatchedAt', 'is not', null);
     if (options.finishedAfter !== undefined) q = q.where('finishedAt', '>', options.finishedAfter);
     const rows = await q.orderBy('createdAt').orderBy('id').limit(options.limit).execute();
+    return rows.map(toJob);
+  }
+
+  /**
+   * What a device that just connected may be owed, in one read: its jobs sent and not finished,
+   * queued, and cancelled after being sent (finished after `cancelledAfter`), oldest first, at
+   * most `limit`. After a reconnect storm most devices have none, and learn it from this one read.
+   */
+  async backlog(
+    organizationId: string,
+    deviceId: string,
+    options: { limit: number; cancelledAfter: number },
+  ): Promise<Job[]> {
+    const rows = await this.read
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('deviceId', '=', deviceId)
+      .where('mode', '=', 'live')
+      .where('source', '=', sql.lit('cloud'))
+      .where('state', 'in', [sql.lit('sending'), sql.lit('queued'), sql.lit('cancelled')])
+      .where((eb) =>
+        eb.or([
+          eb('state', '!=', sql.lit('cancelled')),
+          eb.and([
+            eb('dispatchedAt', 'is not', null),
+            eb('finishedAt', '>', options.cancelledAfter),
+          ]),
+        ]),
+      )
+      .orderBy('createdAt')
+      .orderBy('id')
+      .limit(options.limit)
+      .execute();
     return rows.map(toJob);
   }
 
