@@ -155,7 +155,8 @@ try {
   );
 
   await storm.stopJobs();
-  const { created, lost, doubled } = await storm.settle();
+  const { created, lost, doubled, lostJobs } = await storm.settle();
+  for (const line of lostJobs) console.log(`  not printed: ${line}`);
   console.log(
     `jobs: ${created} created, ${storm.redelivered} sent again after a reconnect (acknowledged, not printed), ` +
       `${storm.createFailures} API calls retried, ${storm.skippedJobs} not asked for (64 waiting for their answer); load average ${load()}`,

@@ -15,7 +15,8 @@ import type { EventBus, InventoryChanged } from '../bus/events.js';
 import { invalid } from '../resources/field-issues.js';
 import { presentDevice, presentPrinter } from '../resources/present.js';
 import type { Clock } from '../lib/clock.js';
-import type { PrinterChange, ReportedPrinter } from '../storage/devices.js';
+import { Batched } from '../lib/batched.js';
+import type { Connected, Hello, PrinterChange, ReportedPrinter } from '../storage/devices.js';
 import { printerEventType } from '../storage/webhook-outbox.js';
 import type { Store } from '../storage/store.js';
 import type { Device, Printer } from '../storage/types.js';
@@ -79,7 +80,33 @@ function toReported(p: PrinterInfo): ReportedPrinter {
 }
 
 export class DeviceService {
-  constructor(private readonly deps: DeviceServiceDeps) {}
+  /** Token lookups of handshakes arriving together: one query. */
+  private readonly tokenLookups: Batched<string, Device | undefined>;
+  /** Hellos arriving together: one transaction. */
+  private readonly hellos: Batched<Hello, Connected | undefined | Error>;
+
+  constructor(private readonly deps: DeviceServiceDeps) {
+    this.tokenLookups = new Batched(async (hashes) => {
+      const found = await deps.store.devices.findByTokenHashes([...new Set(hashes)]);
+      return hashes.map((h) => found.get(h));
+    });
+    this.hellos = new Batched(async (hellos) => {
+      try {
+        return await deps.store.devices.connected(hellos, deps.clock.now());
+      } catch (err) {
+        if (hellos.length === 1) throw err;
+        // One hello's failure (a race with the same agent on another instance) is its own.
+        return Promise.all(
+          hellos.map((h) =>
+            deps.store.devices.connected([h], deps.clock.now()).then(
+              ([one]) => one,
+              (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+            ),
+          ),
+        );
+      }
+    });
+  }
 
   /** POST /agent/v1/activate: 401 UNAUTHORIZED for an unknown, used or expired code. */
   async activate(body: unknown): Promise<{
@@ -124,7 +151,7 @@ export class DeviceService {
   /** The device a token belongs to, or undefined (unknown or revoked token). */
   authenticate(token: string): Promise<Device | undefined> {
     if (token.length === 0 || token.length > 256) return Promise.resolve(undefined);
-    return this.deps.store.devices.findByTokenHash(hashSecret(token));
+    return this.tokenLookups.call(hashSecret(token));
   }
 
   /** Revokes the device's token; the gateway holding its socket closes it with 4401. */
@@ -150,18 +177,20 @@ export class DeviceService {
       hidden?: string[] | undefined;
     },
   ): Promise<Printer[]> {
-    const now = this.deps.clock.now();
-    const { os, arch, agentVersion } = hello;
-    // Printers and presence in one write: a device that shows online has its printers listed.
-    const done = await this.deps.store.devices.connected(
-      device.organizationId,
-      device.id,
-      hello.printers.map(toReported),
-      hello.hidden ?? [],
-      { os, arch, agentVersion },
-      now,
-    );
+    // Printers and presence in one write (with the hellos arriving meanwhile): a device that
+    // shows online has its printers listed.
+    const done = await this.hellos.call({
+      organizationId: device.organizationId,
+      deviceId: device.id,
+      os: hello.os,
+      arch: hello.arch,
+      agentVersion: hello.agentVersion,
+      printers: hello.printers.map(toReported),
+      hidden: hello.hidden ?? [],
+    });
+    if (done instanceof Error) throw done;
     if (!done) return [];
+    const now = done.after.lastSeenAt ?? this.deps.clock.now();
     const { changes, before, after } = done;
     await this.publishPrinterChanges(changes, now, { route: false });
     if (before.status !== 'online') await this.publishDevice('device.online', after, now);

@@ -25,6 +25,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 import type { JobContent } from '../storage/jobs.js';
 import type { Job, JobState } from '../storage/types.js';
+import { Batched } from '../lib/batched.js';
 import { GroupRouter, type WithdrawChannel } from './group-router.js';
 import type { JobService } from './jobs.js';
 
@@ -107,10 +108,19 @@ export class JobDispatcher implements WithdrawChannel {
   private readonly options: DispatcherOptions;
   private backlogsRunning = 0;
   private readonly backlogWaiters: Array<() => void> = [];
+  /** Whether devices that just connected are owed anything: one read for those arriving together. */
+  private readonly owed: Batched<DeviceLink, boolean>;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
     this.groups = new GroupRouter(deps, this);
+    this.owed = new Batched(async (links) => {
+      const owed = await deps.store.devices.devicesOwed(
+        links,
+        deps.clock.now() - this.options.cancelMemoryMs,
+      );
+      return links.map((l) => owed.has(l.deviceId));
+    });
   }
 
   /** The device is connected here from now on (replacing an older link of the same device). */
@@ -145,23 +155,23 @@ export class JobDispatcher implements WithdrawChannel {
 
   /**
    * After `welcome`: re-sends the jobs sent and not acknowledged, then the queued ones oldest
-   * first, then cancels of dispatched jobs cancelled meanwhile. One read first tells whether the
-   * device is owed anything: after a reconnect storm most are not, and they neither wait for a
-   * backlog slot nor cost another read. Backlogs with something to send run a few devices at a
+   * first, then cancels of dispatched jobs cancelled meanwhile. One read for the devices
+   * connecting together first tells which are owed anything: after a reconnect storm most are
+   * not, and they neither wait for a backlog slot nor cost a read of their own. Backlogs with something to send run a few devices at a
    * time, so that a restarted cloud does not read and send every backlog at once.
    */
   async sendBacklog(link: DeviceLink): Promise<void> {
-    const { store, clock } = this.deps;
-    const limit = this.options.backlogBatch;
-    const cancelledAfter = clock.now() - this.options.cancelMemoryMs;
-    const owed = await store.devices.backlog(link.organizationId, link.deviceId, {
-      limit,
-      cancelledAfter,
-    });
-    if (owed.length === 0) return;
+    if (!(await this.owed.call(link))) return;
     await this.acquireBacklogSlot();
     try {
       if (this.links.get(link.deviceId) !== link) return;
+      const { store, clock } = this.deps;
+      const limit = this.options.backlogBatch;
+      const cancelledAfter = clock.now() - this.options.cancelMemoryMs;
+      const owed = await store.devices.backlog(link.organizationId, link.deviceId, {
+        limit,
+        cancelledAfter,
+      });
       // Fewer than a batch: that read was all of it. Otherwise state by state, batch by batch.
       if (owed.length < limit) await this.sendOwed(link, owed);
       else await this.sendBacklogInBatches(link, cancelledAfter);

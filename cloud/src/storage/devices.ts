@@ -5,11 +5,11 @@
  * touches an organization's rows takes its id, except the token lookup (the token names its
  * device, as an API key names its organization).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { WriteFn } from './organizations.js';
 import { toDevice, toJob, toPrinter } from './rows.js';
-import type { Database } from './schema.js';
+import type { Database, PrintersTable } from './schema.js';
 import type { Device, Job, Printer, PrinterReach } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 
@@ -18,6 +18,22 @@ export interface DeviceInfo {
   os: string;
   arch: string;
   agentVersion: string;
+}
+
+/** An agent's hello, as stored: its device, its computer and its printers. */
+export interface Hello extends DeviceInfo {
+  organizationId: string;
+  deviceId: string;
+  printers: ReportedPrinter[];
+  /** Printers the person at the computer hid: deleted. */
+  hidden: readonly string[];
+}
+
+/** A hello stored: its printers' changes, and the device before and after. */
+export interface Connected {
+  changes: PrinterChange[];
+  before: Device;
+  after: Device;
 }
 
 export interface ActivationInput {
@@ -114,6 +130,21 @@ export class DevicesRepository {
     return row ? toDevice(row) : undefined;
   }
 
+  /** Activated devices by token hash (the handshakes of a reconnect storm, in one query). */
+  async findByTokenHashes(tokenHashes: string[]): Promise<Map<string, Device>> {
+    const found = new Map<string, Device>();
+    if (tokenHashes.length === 0) return found;
+    const rows = await this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('tokenHash', 'in', tokenHashes)
+      .where('activated', '=', 1)
+      .where('sandbox', '=', 0)
+      .execute();
+    for (const row of rows) if (row.tokenHash !== null) found.set(row.tokenHash, toDevice(row));
+    return found;
+  }
+
   async get(organizationId: string, deviceId: string): Promise<Device | undefined> {
     const row = await this.read
       .selectFrom('devices')
@@ -153,29 +184,85 @@ export class DevicesRepository {
   }
 
   /**
-   * A hello: the agent's printers upserted (see `upsertPrinters`) and the device marked online,
-   * in one transaction, so that a device that shows online has its printers listed. Undefined
-   * when there is no such device.
+   * Hellos: each agent's printers upserted (see `upsertPrinters`) and its device marked online, all
+   * in one transaction, so that a device that shows online has its printers listed. The rows of
+   * every device are read together and only what changed is written: a reconnect storm's hellos
+   * cost a few statements per batch, not per agent. Undefined for a hello whose device is gone.
    */
-  async connected(
-    organizationId: string,
-    deviceId: string,
-    printers: ReportedPrinter[],
-    hidden: readonly string[],
-    info: DeviceInfo,
-    now: number,
-  ): Promise<{ changes: PrinterChange[]; before: Device; after: Device } | undefined> {
+  async connected(hellos: Hello[], now: number): Promise<Array<Connected | undefined>> {
+    if (hellos.length === 0) return [];
     return this.write(async (trx) => {
-      const changes = await this.upsertPrintersIn(
-        trx,
-        organizationId,
-        deviceId,
-        printers,
-        now,
-        hidden,
-      );
-      const presence = await this.presenceIn(trx, organizationId, deviceId, 'online', now, info);
-      return presence && { changes, ...presence };
+      const ids = [...new Set(hellos.map((h) => h.deviceId))];
+      const organizations = [...new Set(hellos.map((h) => h.organizationId))];
+      const removedBy = new Map<string, string[]>();
+      for (const h of hellos) {
+        const reported = new Set(h.printers.map((p) => p.agentPrinterId));
+        const removed = h.hidden.filter((id) => !reported.has(id));
+        if (removed.length === 0) continue;
+        removedBy.set(h.deviceId, removed);
+        await trx
+          .deleteFrom('printers')
+          .where('organizationId', '=', h.organizationId)
+          .where('deviceId', '=', h.deviceId)
+          .where('agentPrinterId', 'in', removed)
+          .execute();
+      }
+      const [printerRows, deviceRows] = await Promise.all([
+        trx
+          .selectFrom('printers')
+          .selectAll()
+          .where('organizationId', 'in', organizations)
+          .where('deviceId', 'in', ids)
+          .execute(),
+        trx
+          .selectFrom('devices')
+          .selectAll()
+          .where('organizationId', 'in', organizations)
+          .where('id', 'in', ids)
+          .execute(),
+      ]);
+      const results: Array<Connected | undefined> = [];
+      // Devices whose row changes only by presence: one update for all of them.
+      const online: string[] = [];
+      for (const h of hellos) {
+        const row = deviceRows.find(
+          (r) => r.id === h.deviceId && r.organizationId === h.organizationId,
+        );
+        if (!row) {
+          results.push(undefined);
+          continue;
+        }
+        const existing = printerRows.filter(
+          (r) =>
+            r.deviceId === h.deviceId &&
+            r.organizationId === h.organizationId &&
+            !removedBy.get(h.deviceId)?.includes(r.agentPrinterId),
+        );
+        const changes = await this.applyPrinters(trx, h, existing, now);
+        const info = { os: h.os, arch: h.arch, agentVersion: h.agentVersion };
+        const next = { ...row, status: 'online', lastSeenAt: now, ...info };
+        if (row.os === h.os && row.arch === h.arch && row.agentVersion === h.agentVersion) {
+          online.push(row.id);
+        } else {
+          await trx
+            .updateTable('devices')
+            .set({ status: 'online', lastSeenAt: now, ...info })
+            .where('id', '=', row.id)
+            .execute();
+        }
+        const after = toDevice(next);
+        if (row.status !== 'online')
+          await this.outbox?.recordDevice(trx, 'device.online', after, now);
+        results.push({ changes, before: toDevice(row), after });
+      }
+      if (online.length > 0) {
+        await trx
+          .updateTable('devices')
+          .set({ status: 'online', lastSeenAt: now })
+          .where('id', 'in', online)
+          .execute();
+      }
+      return results;
     });
   }
 
@@ -261,6 +348,16 @@ export class DevicesRepository {
       .where('organizationId', '=', organizationId)
       .where('deviceId', '=', deviceId)
       .execute();
+    return this.applyPrinters(trx, { organizationId, deviceId, printers }, existing, now);
+  }
+
+  /** Writes what changed between the device's printer rows and what its agent reports. */
+  private async applyPrinters(
+    trx: Transaction<Database>,
+    { organizationId, deviceId, printers }: Pick<Hello, 'organizationId' | 'deviceId' | 'printers'>,
+    existing: Selectable<PrintersTable>[],
+    now: number,
+  ): Promise<PrinterChange[]> {
     const byAgentId = new Map(existing.map((r) => [r.agentPrinterId, r]));
     const changes: PrinterChange[] = [];
     const seen = new Set<string>();
@@ -464,6 +561,34 @@ export class DevicesRepository {
       .limit(options.limit)
       .execute();
     return rows.map(toJob);
+  }
+
+  /**
+   * Which of `devices` are owed anything (see `backlog`), in one read for all of them: after a
+   * reconnect storm most devices are not.
+   */
+  async devicesOwed(
+    devices: ReadonlyArray<{ organizationId: string; deviceId: string }>,
+    cancelledAfter: number,
+  ): Promise<Set<string>> {
+    if (devices.length === 0) return new Set();
+    const rows = await this.read
+      .selectFrom('jobs')
+      .select('deviceId')
+      .distinct()
+      .where('organizationId', 'in', [...new Set(devices.map((d) => d.organizationId))])
+      .where('deviceId', 'in', [...new Set(devices.map((d) => d.deviceId))])
+      .where('mode', '=', 'live')
+      .where('source', '=', sql.lit('cloud'))
+      .where('state', 'in', [sql.lit('sending'), sql.lit('queued'), sql.lit('cancelled')])
+      .where((eb) =>
+        eb.or([
+          eb('state', '!=', sql.lit('cancelled')),
+          eb.and([eb('dispatchedAt', 'is not', null), eb('finishedAt', '>', cancelledAfter)]),
+        ]),
+      )
+      .execute();
+    return new Set(rows.flatMap((r) => (r.deviceId === null ? [] : [r.deviceId])));
   }
 
   // Devices as the dashboard edits them (the gateway owns activation, presence and tokens)
