@@ -82,6 +82,8 @@ function toReported(p: PrinterInfo): ReportedPrinter {
 export class DeviceService {
   /** Token lookups of handshakes arriving together: one query. */
   private readonly tokenLookups: Batched<string, Device | undefined>;
+  /** Devices heard from together: one write. */
+  private readonly touches: Batched<{ organizationId: string; deviceId: string }, undefined>;
   /** Hellos arriving together: one transaction. */
   private readonly hellos: Batched<Hello, Connected | undefined | Error>;
 
@@ -89,6 +91,10 @@ export class DeviceService {
     this.tokenLookups = new Batched(async (hashes) => {
       const found = await deps.store.devices.findByTokenHashes([...new Set(hashes)]);
       return hashes.map((h) => found.get(h));
+    });
+    this.touches = new Batched(async (devices) => {
+      await deps.store.devices.touch(devices, deps.clock.now());
+      return devices.map(() => undefined);
     });
     this.hellos = new Batched(async (hellos) => {
       try {
@@ -247,8 +253,9 @@ export class DeviceService {
     return this.publishDevice('device.activated', device, this.deps.clock.now());
   }
 
+  /** A heartbeat's `last_seen_at` (once a minute per agent), written with those arriving meanwhile. */
   async heardFrom(organizationId: string, deviceId: string): Promise<void> {
-    await this.deps.store.devices.touch(organizationId, deviceId, this.deps.clock.now());
+    await this.touches.call({ organizationId, deviceId });
   }
 
   /**

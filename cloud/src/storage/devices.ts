@@ -295,14 +295,18 @@ export class DevicesRepository {
     return { before: toDevice(row), after };
   }
 
-  /** Records that the device was heard from (heartbeats; written at most as often as asked). */
-  async touch(organizationId: string, deviceId: string, now: number): Promise<void> {
+  /** Records that the devices were heard from (heartbeats; written at most as often as asked). */
+  async touch(
+    devices: ReadonlyArray<{ organizationId: string; deviceId: string }>,
+    now: number,
+  ): Promise<void> {
+    if (devices.length === 0) return;
     await this.write(async (trx) => {
       await trx
         .updateTable('devices')
         .set({ lastSeenAt: now })
-        .where('organizationId', '=', organizationId)
-        .where('id', '=', deviceId)
+        .where('organizationId', 'in', [...new Set(devices.map((d) => d.organizationId))])
+        .where('id', 'in', [...new Set(devices.map((d) => d.deviceId))])
         .execute();
     });
   }
