@@ -128,11 +128,18 @@ try {
 
   const cpuStorm = pids.map(cpuMs);
   const jobsBeforeStorm = storm.jobs.size;
+  const stormFrom = Date.now();
   const restart = await storm.restartBalancers();
   show('HAProxy restarted', restart);
+  // The storm's own CPU: what the jobs created meanwhile (at the steady cost per job) and the
+  // heartbeats (at the idle cost per second) took is taken out.
+  const stormCpu = pids.reduce((s, pid, i) => s + cpuMs(pid) - cpuStorm[i]!, 0);
+  const perJobCpu = (steadyCpu - idleCpu) / Math.max(1, jobsBeforeStorm - jobsBefore);
+  const jobsCpu = perJobCpu * (storm.jobs.size - jobsBeforeStorm);
+  const heartbeatsCpu = (idleCpu / 10_000) * (Date.now() - stormFrom);
   console.log(
-    `  cloud CPU during it: ${fmt(pids.reduce((s, pid, i) => s + cpuMs(pid) - cpuStorm[i]!, 0) / 1000)} s ` +
-      `(${fmt(pids.reduce((s, pid, i) => s + cpuMs(pid) - cpuStorm[i]!, 0) / AGENTS)} ms per reconnect)`,
+    `  cloud CPU during it: ${fmt(stormCpu / 1000)} s, of which the storm's jobs ${fmt(jobsCpu / 1000)} s and ` +
+      `heartbeats ${fmt(heartbeatsCpu / 1000)} s: ${fmt((stormCpu - jobsCpu - heartbeatsCpu) / AGENTS)} ms per reconnect`,
   );
   console.log(`  devices online in PostgreSQL: ${await storm.onlineInDatabase()} of ${AGENTS}`);
   await settled();
@@ -155,7 +162,8 @@ try {
   );
 
   await storm.stopJobs();
-  const { created, lost, doubled } = await storm.settle();
+  const { created, lost, doubled, lostJobs } = await storm.settle();
+  for (const line of lostJobs) console.log(`  not printed: ${line}`);
   console.log(
     `jobs: ${created} created, ${storm.redelivered} sent again after a reconnect (acknowledged, not printed), ` +
       `${storm.createFailures} API calls retried, ${storm.skippedJobs} not asked for (64 waiting for their answer); load average ${load()}`,

@@ -620,7 +620,9 @@ export class Storm {
   }
 
   /** Jobs created but not printed within `timeoutMs`, and jobs printed more than once. */
-  async settle(timeoutMs = 60_000): Promise<{ created: number; lost: number; doubled: number }> {
+  async settle(
+    timeoutMs = 60_000,
+  ): Promise<{ created: number; lost: number; doubled: number; lostJobs: string[] }> {
     await this.until(
       'every job to print',
       () => [...this.jobs.values()].every((j) => j.printedAt !== undefined),
@@ -630,11 +632,20 @@ export class Storm {
     const unprinted = [...this.jobs.entries()].filter(([, j]) => j.printedAt === undefined);
     // The cloud's view too: a job the agent printed is `printed` once its result is stored.
     let notPrintedInCloud = 0;
-    for (const [id] of this.jobs) {
+    // Each job not printed on either side, as the cloud recorded it: what to look at first.
+    const lostJobs: string[] = [];
+    for (const [id, mine] of this.jobs) {
       const job = await this.store.jobs.get(this.org.orgId, 'live', id);
+      if (job?.state === 'printed' && mine.printedAt !== undefined) continue;
       if (job?.state !== 'printed') notPrintedInCloud++;
+      const events = (job?.events ?? []).map((e) => `${e.state}@${e.at - (job?.createdAt ?? 0)}`);
+      lostJobs.push(
+        `${id}: agent ${mine.printedAt === undefined ? 'never printed it' : `printed it ${mine.prints}x`}, ` +
+          `cloud ${job?.state ?? 'has no such job'} (attempt ${job?.attempt}, events ${events.join(' ')})`,
+      );
     }
     return {
+      lostJobs,
       created: created.length,
       lost: Math.max(unprinted.length, notPrintedInCloud),
       doubled: [...this.jobs.values()].filter((j) => j.prints > 1).length,

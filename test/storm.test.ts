@@ -33,9 +33,9 @@ describe(`a reconnect storm of ${AGENTS} agents`, { skip, timeout: 240_000 }, ()
 
   test('every job created meanwhile prints, once', async () => {
     await storm.stopJobs();
-    const { created, lost, doubled } = await storm.settle(30_000);
+    const { created, lost, doubled, lostJobs } = await storm.settle(30_000);
     assert.ok(created > 0, 'jobs were created during the storm');
-    assert.equal(lost, 0, 'jobs lost');
+    assert.equal(lost, 0, `jobs lost:\n${lostJobs.join('\n')}`);
     assert.equal(doubled, 0, 'jobs printed twice');
   });
 });

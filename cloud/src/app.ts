@@ -149,7 +149,7 @@ export function createApp(deps: AppDeps): CloudApp {
     ...(dispatch ? { options: dispatch } : {}),
   });
   const devices = new DeviceService({ store, bus, clock, logger, groups: dispatcher.groups });
-  const agentConfig = new AgentConfigService({ store, bus, logger });
+  const agentConfig = new AgentConfigService({ store, bus, logger, clock });
   const gateway = new AgentGateway({
     devices,
     dispatcher,

@@ -282,6 +282,7 @@ export class AgentGateway {
       return;
     }
     if (event.type === 'agents.config_changed') {
+      this.deps.agentConfig.forget(event.organizationId);
       void this.pushConfig(event.organizationId);
       return;
     }

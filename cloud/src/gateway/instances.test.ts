@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { AGENT_CLOSE_CODES } from '@printwire/shared/protocol/index';
 import { RedisBus } from '../bus/redis.js';
+import { hashSecret } from '../services/api-keys.js';
 import { ManualClock } from '../lib/clock.js';
 import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
 import { Store } from '../storage/store.js';
@@ -108,6 +109,20 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     await one.cloud.agentConfig.changed(org.orgId);
     const pushed = await agent.next('config', () => true, 5000);
     assert.deepEqual(pushed.config.local?.signingKeys, [{ id: key.id, publicKey: key.publicKey }]);
+    // Instance two read the organization's part for the first welcome; a device it welcomes after
+    // the announcement gets the change, not what two had read.
+    const code = `LATE-${Date.now()}`;
+    await stores[0]!.organizations.createActivationCode(
+      org.orgId,
+      { codeHash: hashSecret(code), name: null, expiresAt: Date.now() + 3_600_000 },
+      Date.now(),
+    );
+    const other = await one.activate({ ...org, activationCode: code });
+    const late = await TestAgent.online(two.wsUrl, other.deviceToken);
+    assert.deepEqual(late.welcome.config.local?.signingKeys, [
+      { id: key.id, publicKey: key.publicKey },
+    ]);
+    await late.agent.close();
     await stores[0]!.signingKeys.revoke(org.orgId, key.id, Date.now());
     await one.cloud.agentConfig.changed(org.orgId);
     const revoked = await agent.next('config', () => true, 5000);

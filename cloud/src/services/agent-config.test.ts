@@ -2,11 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { MemoryBus } from '../bus/memory.js';
+import { ManualClock } from '../lib/clock.js';
+import { openTestStore } from '../testing/stores.js';
+import { bootstrap } from './bootstrap.js';
 import type { Store } from '../storage/store.js';
 import type { Printer, PrinterGroup } from '../storage/types.js';
 import {
   AgentConfigService,
   compareVersions,
+  ORGANIZATION_CONFIG_CACHE_MS,
   printerGroupsConfig,
   receivesHtmlTemplates,
   type OrganizationConfig,
@@ -136,4 +140,64 @@ test('an agent gets each group with a member on its computer, only those members
   ]);
   const many = Array.from({ length: 101 }, (_, i) => group(`grp_${i}`, ['p1'], 'failover'));
   assert.equal(printerGroupsConfig(many, mine).length, 100);
+});
+
+test('welcomes of one organization share one read of its part until a change is announced, or for 30 s', async () => {
+  const { store, cleanup } = await openTestStore('sqlite');
+  try {
+    const clock = new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
+    const org = await bootstrap(
+      store,
+      { email: 'cache@example.com', password: 'correct horse battery', org: 'Cache shop' },
+      clock.now(),
+    );
+    let reads = 0;
+    const read = store.organizations.get.bind(store.organizations);
+    store.organizations.get = (id) => {
+      reads++;
+      return read(id);
+    };
+    const bus = new MemoryBus();
+    const announced: string[] = [];
+    await bus.subscribe((e) => {
+      if (e.type === 'agents.config_changed') announced.push(e.organizationId);
+    });
+    const service = new AgentConfigService({
+      store,
+      bus,
+      logger: pino({ level: 'silent' }),
+      clock,
+    });
+    // A storm: twenty welcomes at once, then more, read the organization once.
+    const first = await Promise.all(
+      Array.from({ length: 20 }, () => service.organizationConfig(org.orgId)),
+    );
+    await service.organizationConfig(org.orgId);
+    assert.equal(reads, 1);
+    assert.equal(first[19]!.local.devModeEnabled, first[0]!.local.devModeEnabled);
+    // A change announced through the service is read by the next welcome.
+    const dev = !first[0]!.local.devModeEnabled;
+    await store.organizations.update(org.orgId, { devModeEnabled: dev }, clock.now());
+    await service.changed(org.orgId);
+    assert.deepEqual(announced, [org.orgId]);
+    assert.equal((await service.organizationConfig(org.orgId))!.local.devModeEnabled, dev);
+    assert.equal(reads, 2);
+    // Heard from another instance (the gateway calls forget): read again.
+    await store.organizations.update(org.orgId, { devModeEnabled: !dev }, clock.now());
+    service.forget(org.orgId);
+    assert.equal((await service.organizationConfig(org.orgId))!.local.devModeEnabled, !dev);
+    // An announcement lost on the way keeps it out of date for 30 s at most.
+    await store.organizations.update(org.orgId, { devModeEnabled: dev }, clock.now());
+    clock.advance(ORGANIZATION_CONFIG_CACHE_MS - 1);
+    assert.equal((await service.organizationConfig(org.orgId))!.local.devModeEnabled, !dev);
+    clock.advance(1);
+    assert.equal((await service.organizationConfig(org.orgId))!.local.devModeEnabled, dev);
+    assert.equal(reads, 4);
+    // A gone organization is not kept: it is asked again each time.
+    assert.equal(await service.organizationConfig('org_gone'), undefined);
+    assert.equal(await service.organizationConfig('org_gone'), undefined);
+    assert.equal(reads, 6);
+  } finally {
+    await cleanup();
+  }
 });

@@ -15,6 +15,7 @@ import {
 } from '@printwire/shared/protocol/index';
 import { isLabelDpi, isLabelSize } from '@printwire/shared/label-graphics/label-size';
 import type { EventBus } from '../bus/events.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 import type { Printer, PrinterGroup } from '../storage/types.js';
 
@@ -65,7 +66,20 @@ export interface AgentConfigDeps {
    * most of their characters need escaping in JSON.
    */
   maxTemplateBytes?: number;
+  /** Times the cache of organization-wide parts (default: the system's). */
+  clock?: Clock;
 }
+
+/**
+ * How long an organization-wide part read for a welcome is reused. A change is announced on the
+ * bus and forgets it at once on every instance (`forget`); this bounds how long an announcement
+ * lost on the way (a Redis reconnect) can keep an agent's welcome out of date.
+ */
+export const ORGANIZATION_CONFIG_CACHE_MS = 30_000;
+/** Most organizations whose part is kept; the oldest read goes first. */
+const MAX_CACHED_ORGANIZATIONS = 1_000;
+/** A part with more template bytes than this is shared by the welcomes reading it at once, not kept. */
+const MAX_CACHED_TEMPLATE_BYTES = 256 * 1024;
 
 /** Something that can tell the agents that their configuration changed (the dashboard routes). */
 export interface ConfigNotifier {
@@ -74,9 +88,16 @@ export interface ConfigNotifier {
 
 export class AgentConfigService implements ConfigNotifier {
   private readonly maxTemplateBytes: number;
+  private readonly clock: Clock;
+  /** Organization-wide parts read (or being read), with when the read started. */
+  private readonly cached = new Map<
+    string,
+    { at: number; value: Promise<OrganizationConfig | undefined> }
+  >();
 
   constructor(private readonly deps: AgentConfigDeps) {
     this.maxTemplateBytes = deps.maxTemplateBytes ?? 7 * 1024 * 1024;
+    this.clock = deps.clock ?? systemClock;
   }
 
   /**
@@ -84,6 +105,7 @@ export class AgentConfigService implements ConfigNotifier {
    * stored already, and an agent that misses the announcement gets it with its next welcome.
    */
   async changed(organizationId: string): Promise<void> {
+    this.forget(organizationId);
     try {
       await this.deps.bus.publish({ type: 'agents.config_changed', organizationId });
     } catch (err) {
@@ -91,8 +113,43 @@ export class AgentConfigService implements ConfigNotifier {
     }
   }
 
-  /** The organization-wide part; undefined when the organization is gone. */
-  async organizationConfig(organizationId: string): Promise<OrganizationConfig | undefined> {
+  /**
+   * The organization-wide part; undefined when the organization is gone. Welcomes of one
+   * organization share one read (a reconnect storm of its thousand agents reads it once), kept
+   * until a change is announced (`forget`) or for `ORGANIZATION_CONFIG_CACHE_MS`.
+   */
+  organizationConfig(organizationId: string): Promise<OrganizationConfig | undefined> {
+    const now = this.clock.now();
+    const hit = this.cached.get(organizationId);
+    if (hit && now - hit.at < ORGANIZATION_CONFIG_CACHE_MS) return hit.value;
+    const entry = { at: now, value: this.readOrganizationConfig(organizationId) };
+    this.cached.delete(organizationId);
+    this.cached.set(organizationId, entry);
+    if (this.cached.size > MAX_CACHED_ORGANIZATIONS) {
+      const oldest = this.cached.keys().next().value;
+      if (oldest !== undefined) this.cached.delete(oldest);
+    }
+    const drop = () => {
+      if (this.cached.get(organizationId) === entry) this.cached.delete(organizationId);
+    };
+    entry.value.then((config) => {
+      const bytes = config?.templates.reduce((sum, t) => sum + t.content.length, 0) ?? 0;
+      if (!config || bytes > MAX_CACHED_TEMPLATE_BYTES) drop();
+    }, drop);
+    return entry.value;
+  }
+
+  /**
+   * The organization's configuration changed (`agents.config_changed`, heard by every instance):
+   * the next welcome reads it again.
+   */
+  forget(organizationId: string): void {
+    this.cached.delete(organizationId);
+  }
+
+  private async readOrganizationConfig(
+    organizationId: string,
+  ): Promise<OrganizationConfig | undefined> {
     const { store } = this.deps;
     const [organization, templates, keys, printerGroups] = await Promise.all([
       store.organizations.get(organizationId),

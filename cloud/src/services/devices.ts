@@ -15,7 +15,8 @@ import type { EventBus, InventoryChanged } from '../bus/events.js';
 import { invalid } from '../resources/field-issues.js';
 import { presentDevice, presentPrinter } from '../resources/present.js';
 import type { Clock } from '../lib/clock.js';
-import type { PrinterChange, ReportedPrinter } from '../storage/devices.js';
+import { Batched } from '../lib/batched.js';
+import type { Connected, Hello, PrinterChange, ReportedPrinter } from '../storage/devices.js';
 import { printerEventType } from '../storage/webhook-outbox.js';
 import type { Store } from '../storage/store.js';
 import type { Device, Printer } from '../storage/types.js';
@@ -79,7 +80,39 @@ function toReported(p: PrinterInfo): ReportedPrinter {
 }
 
 export class DeviceService {
-  constructor(private readonly deps: DeviceServiceDeps) {}
+  /** Token lookups of handshakes arriving together: one query. */
+  private readonly tokenLookups: Batched<string, Device | undefined>;
+  /** Devices heard from together: one write. */
+  private readonly touches: Batched<{ organizationId: string; deviceId: string }, undefined>;
+  /** Hellos arriving together: one transaction. */
+  private readonly hellos: Batched<Hello, Connected | undefined | Error>;
+
+  constructor(private readonly deps: DeviceServiceDeps) {
+    this.tokenLookups = new Batched(async (hashes) => {
+      const found = await deps.store.devices.findByTokenHashes([...new Set(hashes)]);
+      return hashes.map((h) => found.get(h));
+    });
+    this.touches = new Batched(async (devices) => {
+      await deps.store.devices.touch(devices, deps.clock.now());
+      return devices.map(() => undefined);
+    });
+    this.hellos = new Batched(async (hellos) => {
+      try {
+        return await deps.store.devices.connected(hellos, deps.clock.now());
+      } catch (err) {
+        if (hellos.length === 1) throw err;
+        // One hello's failure (a race with the same agent on another instance) is its own.
+        return Promise.all(
+          hellos.map((h) =>
+            deps.store.devices.connected([h], deps.clock.now()).then(
+              ([one]) => one,
+              (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+            ),
+          ),
+        );
+      }
+    });
+  }
 
   /** POST /agent/v1/activate: 401 UNAUTHORIZED for an unknown, used or expired code. */
   async activate(body: unknown): Promise<{
@@ -124,7 +157,7 @@ export class DeviceService {
   /** The device a token belongs to, or undefined (unknown or revoked token). */
   authenticate(token: string): Promise<Device | undefined> {
     if (token.length === 0 || token.length > 256) return Promise.resolve(undefined);
-    return this.deps.store.devices.findByTokenHash(hashSecret(token));
+    return this.tokenLookups.call(hashSecret(token));
   }
 
   /** Revokes the device's token; the gateway holding its socket closes it with 4401. */
@@ -150,27 +183,31 @@ export class DeviceService {
       hidden?: string[] | undefined;
     },
   ): Promise<Printer[]> {
-    // Printers first: a device that shows online has its printers listed.
-    const printers = await this.printersReported(
-      device.organizationId,
-      device.id,
-      hello.printers,
-      hello.hidden,
-    );
-    const now = this.deps.clock.now();
-    const { os, arch, agentVersion } = hello;
-    const presence = await this.deps.store.devices.setPresence(
-      device.organizationId,
-      device.id,
-      'online',
-      now,
-      { os, arch, agentVersion },
-    );
-    if (presence && presence.before.status !== 'online') {
-      await this.publishDevice('device.online', presence.after, now);
-    }
-    // Its printers are ready only now that the device shows online.
-    await this.deps.groups?.printersChanged(device.organizationId, printers);
+    // Printers and presence in one write (with the hellos arriving meanwhile): a device that
+    // shows online has its printers listed.
+    const done = await this.hellos.call({
+      organizationId: device.organizationId,
+      deviceId: device.id,
+      os: hello.os,
+      arch: hello.arch,
+      agentVersion: hello.agentVersion,
+      printers: hello.printers.map(toReported),
+      hidden: hello.hidden ?? [],
+    });
+    if (done instanceof Error) throw done;
+    if (!done) return [];
+    const now = done.after.lastSeenAt ?? this.deps.clock.now();
+    const { changes, before, after } = done;
+    await this.publishPrinterChanges(changes, now, { route: false });
+    if (before.status !== 'online') await this.publishDevice('device.online', after, now);
+    // Printer groups route their jobs now that the device shows online: all of its printers when
+    // it was offline, those that changed when it only reconnected within the offline grace.
+    const printers = changes.map((c) => c.printer);
+    const route =
+      before.status !== 'online'
+        ? printers
+        : changes.filter((c) => c.previousStatus !== c.printer.status).map((c) => c.printer);
+    if (route.length > 0) await this.deps.groups?.printersChanged(device.organizationId, route);
     return printers;
   }
 
@@ -216,8 +253,9 @@ export class DeviceService {
     return this.publishDevice('device.activated', device, this.deps.clock.now());
   }
 
+  /** A heartbeat's `last_seen_at` (once a minute per agent), written with those arriving meanwhile. */
   async heardFrom(organizationId: string, deviceId: string): Promise<void> {
-    await this.deps.store.devices.touch(organizationId, deviceId, this.deps.clock.now());
+    await this.touches.call({ organizationId, deviceId });
   }
 
   /**
@@ -262,7 +300,11 @@ export class DeviceService {
     return true;
   }
 
-  private async publishPrinterChanges(changes: PrinterChange[], now: number): Promise<void> {
+  private async publishPrinterChanges(
+    changes: PrinterChange[],
+    now: number,
+    { route } = { route: true },
+  ): Promise<void> {
     for (const { printer, previousStatus } of changes) {
       if (previousStatus === printer.status) continue;
       const type = printerEventFor(printer.status);
@@ -277,6 +319,7 @@ export class DeviceService {
       });
     }
     // Then the printer groups whose members changed route their jobs.
+    if (!route) return;
     const changed = changes.filter((c) => c.previousStatus !== c.printer.status);
     const organizationId = changed[0]?.printer.organizationId;
     if (organizationId !== undefined) {

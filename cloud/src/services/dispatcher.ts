@@ -25,6 +25,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Store } from '../storage/store.js';
 import type { JobContent } from '../storage/jobs.js';
 import type { Job, JobState } from '../storage/types.js';
+import { Batched } from '../lib/batched.js';
 import { GroupRouter, type WithdrawChannel } from './group-router.js';
 import type { JobService } from './jobs.js';
 
@@ -141,10 +142,19 @@ export class JobDispatcher implements WithdrawChannel {
   private readonly options: DispatcherOptions;
   private backlogsRunning = 0;
   private readonly backlogWaiters: Array<() => void> = [];
+  /** Whether devices that just connected are owed anything: one read for those arriving together. */
+  private readonly owed: Batched<DeviceLink, boolean>;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
     this.groups = new GroupRouter(deps, this);
+    this.owed = new Batched(async (links) => {
+      const owed = await deps.store.devices.devicesOwed(
+        links,
+        deps.clock.now() - this.options.cancelMemoryMs,
+      );
+      return links.map((l) => owed.has(l.deviceId));
+    });
   }
 
   /** The device is connected here from now on (replacing an older link of the same device). */
@@ -179,41 +189,78 @@ export class JobDispatcher implements WithdrawChannel {
 
   /**
    * After `welcome`: re-sends the jobs sent and not acknowledged, then the queued ones oldest
-   * first, then cancels of dispatched jobs cancelled meanwhile. Backlogs of different devices run
-   * a few at a time, so that a restarted cloud does not read and send every backlog at once.
+   * first, then cancels of dispatched jobs cancelled meanwhile. One read for the devices
+   * connecting together first tells which are owed anything: after a reconnect storm most are
+   * not, and they neither wait for a backlog slot nor cost a read of their own. Backlogs with
+   * something to send run a few devices at a time, so that a restarted cloud does not read and
+   * send every backlog at once.
    */
   async sendBacklog(link: DeviceLink): Promise<void> {
+    if (!(await this.owed.call(link))) return;
     await this.acquireBacklogSlot();
     try {
+      if (this.links.get(link.deviceId) !== link) return;
       const { store, clock } = this.deps;
-      const { organizationId: org, deviceId } = link;
       const limit = this.options.backlogBatch;
-      const sending = await store.devices.listJobs(org, deviceId, 'sending', { limit });
-      for (const job of sending) {
-        if (this.acked.has(dispatchKey(job, link.features))) continue;
-        const content = await store.jobs.getContent(org, 'live', job.id);
-        if (!(await this.sendJob(link, job, content))) return;
-      }
-      for (;;) {
-        const queued = await store.devices.listJobs(org, deviceId, 'queued', { limit });
-        // Queued after a dispatch: the agent holds it for a retry of its own.
-        const fresh = queued.filter((j) => j.dispatchedAt === null);
-        let sent = 0;
-        for (const job of fresh) {
-          if (this.links.get(deviceId) !== link) return;
-          if (await this.dispatchOne(link, job.id)) sent++;
-        }
-        if (queued.length < limit || sent === 0) break;
-      }
-      const cancelled = await store.devices.listJobs(org, deviceId, 'cancelled', {
+      const cancelledAfter = clock.now() - this.options.cancelMemoryMs;
+      const owed = await store.devices.backlog(link.organizationId, link.deviceId, {
         limit,
-        dispatchedOnly: true,
-        finishedAfter: clock.now() - this.options.cancelMemoryMs,
+        cancelledAfter,
       });
-      for (const job of cancelled) link.send({ type: 'job.cancel', jobId: job.id });
+      // Fewer than a batch: that read was all of it. Otherwise state by state, batch by batch.
+      if (owed.length < limit) await this.sendOwed(link, owed);
+      else await this.sendBacklogInBatches(link, cancelledAfter);
     } finally {
       this.releaseBacklogSlot();
     }
+  }
+
+  private async sendOwed(link: DeviceLink, owed: Job[]): Promise<void> {
+    for (const job of owed.filter((j) => j.state === 'sending')) {
+      if (!(await this.resend(link, job))) return;
+    }
+    // Queued after a dispatch: the agent holds it for a retry of its own.
+    for (const job of owed.filter((j) => j.state === 'queued' && j.dispatchedAt === null)) {
+      if (this.links.get(link.deviceId) !== link) return;
+      await this.dispatchOne(link, job.id);
+    }
+    for (const job of owed.filter((j) => j.state === 'cancelled')) {
+      link.send({ type: 'job.cancel', jobId: job.id });
+    }
+  }
+
+  private async sendBacklogInBatches(link: DeviceLink, cancelledAfter: number): Promise<void> {
+    const { store } = this.deps;
+    const { organizationId: org, deviceId } = link;
+    const limit = this.options.backlogBatch;
+    const sending = await store.devices.listJobs(org, deviceId, 'sending', { limit });
+    for (const job of sending) {
+      if (!(await this.resend(link, job))) return;
+    }
+    for (;;) {
+      const queued = await store.devices.listJobs(org, deviceId, 'queued', { limit });
+      // Queued after a dispatch: the agent holds it for a retry of its own.
+      const fresh = queued.filter((j) => j.dispatchedAt === null);
+      let sent = 0;
+      for (const job of fresh) {
+        if (this.links.get(deviceId) !== link) return;
+        if (await this.dispatchOne(link, job.id)) sent++;
+      }
+      if (queued.length < limit || sent === 0) break;
+    }
+    const cancelled = await store.devices.listJobs(org, deviceId, 'cancelled', {
+      limit,
+      dispatchedOnly: true,
+      finishedAfter: cancelledAfter,
+    });
+    for (const job of cancelled) link.send({ type: 'job.cancel', jobId: job.id });
+  }
+
+  /** A job sent and not acknowledged goes again (unless acknowledged here); false: link gone. */
+  private async resend(link: DeviceLink, job: Job): Promise<boolean> {
+    if (this.acked.has(dispatchKey(job, link.features))) return true;
+    const content = await this.deps.store.jobs.getContent(link.organizationId, 'live', job.id);
+    return this.sendJob(link, job, content);
   }
 
   /**

@@ -5,13 +5,36 @@
  * touches an organization's rows takes its id, except the token lookup (the token names its
  * device, as an API key names its organization).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { newId } from '../lib/ids.js';
 import type { WriteFn } from './organizations.js';
 import { toDevice, toJob, toPrinter } from './rows.js';
-import type { Database } from './schema.js';
+import type { Database, PrintersTable } from './schema.js';
 import type { Device, Job, Printer, PrinterReach } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
+
+/** What a hello says about the computer. */
+export interface DeviceInfo {
+  os: string;
+  arch: string;
+  agentVersion: string;
+}
+
+/** An agent's hello, as stored: its device, its computer and its printers. */
+export interface Hello extends DeviceInfo {
+  organizationId: string;
+  deviceId: string;
+  printers: ReportedPrinter[];
+  /** Printers the person at the computer hid: deleted. */
+  hidden: readonly string[];
+}
+
+/** A hello stored: its printers' changes, and the device before and after. */
+export interface Connected {
+  changes: PrinterChange[];
+  before: Device;
+  after: Device;
+}
 
 export interface ActivationInput {
   codeHash: string;
@@ -107,6 +130,21 @@ export class DevicesRepository {
     return row ? toDevice(row) : undefined;
   }
 
+  /** Activated devices by token hash (the handshakes of a reconnect storm, in one query). */
+  async findByTokenHashes(tokenHashes: string[]): Promise<Map<string, Device>> {
+    const found = new Map<string, Device>();
+    if (tokenHashes.length === 0) return found;
+    const rows = await this.read
+      .selectFrom('devices')
+      .selectAll()
+      .where('tokenHash', 'in', tokenHashes)
+      .where('activated', '=', 1)
+      .where('sandbox', '=', 0)
+      .execute();
+    for (const row of rows) if (row.tokenHash !== null) found.set(row.tokenHash, toDevice(row));
+    return found;
+  }
+
   async get(organizationId: string, deviceId: string): Promise<Device | undefined> {
     const row = await this.read
       .selectFrom('devices')
@@ -140,39 +178,135 @@ export class DevicesRepository {
     deviceId: string,
     status: 'online' | 'offline',
     now: number,
-    info?: { os: string; arch: string; agentVersion: string },
+    info?: DeviceInfo,
   ): Promise<{ before: Device; after: Device } | undefined> {
+    return this.write((trx) => this.presenceIn(trx, organizationId, deviceId, status, now, info));
+  }
+
+  /**
+   * Hellos: each agent's printers upserted (see `upsertPrinters`) and its device marked online, all
+   * in one transaction, so that a device that shows online has its printers listed. The rows of
+   * every device are read together and only what changed is written: a reconnect storm's hellos
+   * cost a few statements per batch, not per agent. Undefined for a hello whose device is gone.
+   */
+  async connected(hellos: Hello[], now: number): Promise<Array<Connected | undefined>> {
+    if (hellos.length === 0) return [];
     return this.write(async (trx) => {
-      const row = await trx
-        .selectFrom('devices')
-        .selectAll()
-        .where('organizationId', '=', organizationId)
-        .where('id', '=', deviceId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const next = { ...row, status, lastSeenAt: now, ...(info ?? {}) };
-      await trx
-        .updateTable('devices')
-        .set({ status, lastSeenAt: now, ...(info ?? {}) })
-        .where('id', '=', deviceId)
-        .execute();
-      const after = toDevice(next);
-      if (row.status !== status) {
-        const type = status === 'online' ? 'device.online' : 'device.offline';
-        await this.outbox?.recordDevice(trx, type, after, now);
+      const ids = [...new Set(hellos.map((h) => h.deviceId))];
+      const organizations = [...new Set(hellos.map((h) => h.organizationId))];
+      const removedBy = new Map<string, string[]>();
+      for (const h of hellos) {
+        const reported = new Set(h.printers.map((p) => p.agentPrinterId));
+        const removed = h.hidden.filter((id) => !reported.has(id));
+        if (removed.length === 0) continue;
+        removedBy.set(h.deviceId, removed);
+        await trx
+          .deleteFrom('printers')
+          .where('organizationId', '=', h.organizationId)
+          .where('deviceId', '=', h.deviceId)
+          .where('agentPrinterId', 'in', removed)
+          .execute();
       }
-      return { before: toDevice(row), after };
+      const [printerRows, deviceRows] = await Promise.all([
+        trx
+          .selectFrom('printers')
+          .selectAll()
+          .where('organizationId', 'in', organizations)
+          .where('deviceId', 'in', ids)
+          .execute(),
+        trx
+          .selectFrom('devices')
+          .selectAll()
+          .where('organizationId', 'in', organizations)
+          .where('id', 'in', ids)
+          .execute(),
+      ]);
+      const results: Array<Connected | undefined> = [];
+      // Devices whose row changes only by presence: one update for all of them.
+      const online: string[] = [];
+      for (const h of hellos) {
+        const row = deviceRows.find(
+          (r) => r.id === h.deviceId && r.organizationId === h.organizationId,
+        );
+        if (!row) {
+          results.push(undefined);
+          continue;
+        }
+        const existing = printerRows.filter(
+          (r) =>
+            r.deviceId === h.deviceId &&
+            r.organizationId === h.organizationId &&
+            !removedBy.get(h.deviceId)?.includes(r.agentPrinterId),
+        );
+        const changes = await this.applyPrinters(trx, h, existing, now);
+        const info = { os: h.os, arch: h.arch, agentVersion: h.agentVersion };
+        const next = { ...row, status: 'online', lastSeenAt: now, ...info };
+        if (row.os === h.os && row.arch === h.arch && row.agentVersion === h.agentVersion) {
+          online.push(row.id);
+        } else {
+          await trx
+            .updateTable('devices')
+            .set({ status: 'online', lastSeenAt: now, ...info })
+            .where('id', '=', row.id)
+            .execute();
+        }
+        const after = toDevice(next);
+        if (row.status !== 'online')
+          await this.outbox?.recordDevice(trx, 'device.online', after, now);
+        results.push({ changes, before: toDevice(row), after });
+      }
+      if (online.length > 0) {
+        await trx
+          .updateTable('devices')
+          .set({ status: 'online', lastSeenAt: now })
+          .where('id', 'in', online)
+          .execute();
+      }
+      return results;
     });
   }
 
-  /** Records that the device was heard from (heartbeats; written at most as often as asked). */
-  async touch(organizationId: string, deviceId: string, now: number): Promise<void> {
+  private async presenceIn(
+    trx: Transaction<Database>,
+    organizationId: string,
+    deviceId: string,
+    status: 'online' | 'offline',
+    now: number,
+    info?: DeviceInfo,
+  ): Promise<{ before: Device; after: Device } | undefined> {
+    const row = await trx
+      .selectFrom('devices')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const next = { ...row, status, lastSeenAt: now, ...(info ?? {}) };
+    await trx
+      .updateTable('devices')
+      .set({ status, lastSeenAt: now, ...(info ?? {}) })
+      .where('id', '=', deviceId)
+      .execute();
+    const after = toDevice(next);
+    if (row.status !== status) {
+      const type = status === 'online' ? 'device.online' : 'device.offline';
+      await this.outbox?.recordDevice(trx, type, after, now);
+    }
+    return { before: toDevice(row), after };
+  }
+
+  /** Records that the devices were heard from (heartbeats; written at most as often as asked). */
+  async touch(
+    devices: ReadonlyArray<{ organizationId: string; deviceId: string }>,
+    now: number,
+  ): Promise<void> {
+    if (devices.length === 0) return;
     await this.write(async (trx) => {
       await trx
         .updateTable('devices')
         .set({ lastSeenAt: now })
-        .where('organizationId', '=', organizationId)
-        .where('id', '=', deviceId)
+        .where('organizationId', 'in', [...new Set(devices.map((d) => d.organizationId))])
+        .where('id', 'in', [...new Set(devices.map((d) => d.deviceId))])
         .execute();
     });
   }
@@ -189,85 +323,112 @@ export class DevicesRepository {
     now: number,
     hidden: readonly string[] = [],
   ): Promise<PrinterChange[]> {
-    return this.write(async (trx) => {
-      const reported = new Set(printers.map((p) => p.agentPrinterId));
-      const removed = hidden.filter((id) => !reported.has(id));
-      if (removed.length > 0) {
-        await trx
-          .deleteFrom('printers')
-          .where('organizationId', '=', organizationId)
-          .where('deviceId', '=', deviceId)
-          .where('agentPrinterId', 'in', removed)
-          .execute();
-      }
-      const existing = await trx
-        .selectFrom('printers')
-        .selectAll()
+    return this.write((trx) =>
+      this.upsertPrintersIn(trx, organizationId, deviceId, printers, now, hidden),
+    );
+  }
+
+  private async upsertPrintersIn(
+    trx: Transaction<Database>,
+    organizationId: string,
+    deviceId: string,
+    printers: ReportedPrinter[],
+    now: number,
+    hidden: readonly string[],
+  ): Promise<PrinterChange[]> {
+    const reported = new Set(printers.map((p) => p.agentPrinterId));
+    const removed = hidden.filter((id) => !reported.has(id));
+    if (removed.length > 0) {
+      await trx
+        .deleteFrom('printers')
         .where('organizationId', '=', organizationId)
         .where('deviceId', '=', deviceId)
+        .where('agentPrinterId', 'in', removed)
         .execute();
-      const byAgentId = new Map(existing.map((r) => [r.agentPrinterId, r]));
-      const changes: PrinterChange[] = [];
-      const seen = new Set<string>();
-      for (const p of printers) {
-        seen.add(p.agentPrinterId);
-        const old = byAgentId.get(p.agentPrinterId);
-        // The alias and default set in the dashboard win over the agent's.
-        const set = old ? toPrinter(old).settings : {};
-        const fields = {
-          name: p.name,
-          alias: set.alias !== undefined ? set.alias : p.alias,
-          connection: p.connection,
-          kind: p.kind,
-          paper: p.paper,
-          codepage: p.codepage,
-          capabilities: JSON.stringify(p.capabilities),
-          isDefault: (set.isDefault ?? p.isDefault) ? 1 : 0,
-          status: p.status,
-          ...(p.reach ? { reach: JSON.stringify(p.reach) } : {}),
-        };
-        if (old) {
-          const lastStatusAt = old.status === p.status ? old.lastStatusAt : now;
+    }
+    const existing = await trx
+      .selectFrom('printers')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('deviceId', '=', deviceId)
+      .execute();
+    return this.applyPrinters(trx, { organizationId, deviceId, printers }, existing, now);
+  }
+
+  /** Writes what changed between the device's printer rows and what its agent reports. */
+  private async applyPrinters(
+    trx: Transaction<Database>,
+    { organizationId, deviceId, printers }: Pick<Hello, 'organizationId' | 'deviceId' | 'printers'>,
+    existing: Selectable<PrintersTable>[],
+    now: number,
+  ): Promise<PrinterChange[]> {
+    const byAgentId = new Map(existing.map((r) => [r.agentPrinterId, r]));
+    const changes: PrinterChange[] = [];
+    const seen = new Set<string>();
+    for (const p of printers) {
+      seen.add(p.agentPrinterId);
+      const old = byAgentId.get(p.agentPrinterId);
+      // The alias and default set in the dashboard win over the agent's.
+      const set = old ? toPrinter(old).settings : {};
+      const fields = {
+        name: p.name,
+        alias: set.alias !== undefined ? set.alias : p.alias,
+        connection: p.connection,
+        kind: p.kind,
+        paper: p.paper,
+        codepage: p.codepage,
+        capabilities: JSON.stringify(p.capabilities),
+        isDefault: (set.isDefault ?? p.isDefault) ? 1 : 0,
+        status: p.status,
+        ...(p.reach ? { reach: JSON.stringify(p.reach) } : {}),
+      };
+      if (old) {
+        const lastStatusAt = old.status === p.status ? old.lastStatusAt : now;
+        // A reconnect usually reports the printer as it was: nothing to write.
+        const same = (Object.keys(fields) as Array<keyof typeof fields>).every(
+          (key) => old[key] === fields[key],
+        );
+        if (!same) {
           await trx
             .updateTable('printers')
             .set({ ...fields, lastStatusAt })
             .where('id', '=', old.id)
             .execute();
-          changes.push({
-            printer: toPrinter({ ...old, ...fields, lastStatusAt }),
-            previousStatus: old.status,
-          });
-        } else {
-          const row = {
-            id: newId('prn', now),
-            organizationId,
-            deviceId,
-            agentPrinterId: p.agentPrinterId,
-            profile: null,
-            sandbox: 0,
-            lastStatusAt: now,
-            createdAt: now,
-            ...fields,
-          };
-          await trx.insertInto('printers').values(row).execute();
-          changes.push({ printer: toPrinter(row), previousStatus: null });
         }
-      }
-      for (const old of existing) {
-        if (seen.has(old.agentPrinterId) || old.status === 'offline') continue;
-        await trx
-          .updateTable('printers')
-          .set({ status: 'offline', lastStatusAt: now })
-          .where('id', '=', old.id)
-          .execute();
         changes.push({
-          printer: toPrinter({ ...old, status: 'offline', lastStatusAt: now }),
+          printer: toPrinter({ ...old, ...fields, lastStatusAt }),
           previousStatus: old.status,
         });
+      } else {
+        const row = {
+          id: newId('prn', now),
+          organizationId,
+          deviceId,
+          agentPrinterId: p.agentPrinterId,
+          profile: null,
+          sandbox: 0,
+          lastStatusAt: now,
+          createdAt: now,
+          ...fields,
+        };
+        await trx.insertInto('printers').values(row).execute();
+        changes.push({ printer: toPrinter(row), previousStatus: null });
       }
-      await this.outbox?.recordPrinterChanges(trx, changes, now);
-      return changes;
-    });
+    }
+    for (const old of existing) {
+      if (seen.has(old.agentPrinterId) || old.status === 'offline') continue;
+      await trx
+        .updateTable('printers')
+        .set({ status: 'offline', lastStatusAt: now })
+        .where('id', '=', old.id)
+        .execute();
+      changes.push({
+        printer: toPrinter({ ...old, status: 'offline', lastStatusAt: now }),
+        previousStatus: old.status,
+      });
+    }
+    await this.outbox?.recordPrinterChanges(trx, changes, now);
+    return changes;
   }
 
   /** Sets one printer's status; undefined when the device has no such printer. */
@@ -370,6 +531,68 @@ export class DevicesRepository {
     if (options.finishedAfter !== undefined) q = q.where('finishedAt', '>', options.finishedAfter);
     const rows = await q.orderBy('createdAt').orderBy('id').limit(options.limit).execute();
     return rows.map(toJob);
+  }
+
+  /**
+   * What a device that just connected may be owed, in one read: its jobs sent and not finished,
+   * queued, and cancelled after being sent (finished after `cancelledAfter`), oldest first, at
+   * most `limit`. After a reconnect storm most devices have none, and learn it from this one read.
+   */
+  async backlog(
+    organizationId: string,
+    deviceId: string,
+    options: { limit: number; cancelledAfter: number },
+  ): Promise<Job[]> {
+    const rows = await this.read
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('deviceId', '=', deviceId)
+      .where('mode', '=', 'live')
+      .where('source', '=', sql.lit('cloud'))
+      .where('state', 'in', [sql.lit('sending'), sql.lit('queued'), sql.lit('cancelled')])
+      .where((eb) =>
+        eb.or([
+          eb('state', '!=', sql.lit('cancelled')),
+          eb.and([
+            eb('dispatchedAt', 'is not', null),
+            eb('finishedAt', '>', options.cancelledAfter),
+          ]),
+        ]),
+      )
+      .orderBy('createdAt')
+      .orderBy('id')
+      .limit(options.limit)
+      .execute();
+    return rows.map(toJob);
+  }
+
+  /**
+   * Which of `devices` are owed anything (see `backlog`), in one read for all of them: after a
+   * reconnect storm most devices are not.
+   */
+  async devicesOwed(
+    devices: ReadonlyArray<{ organizationId: string; deviceId: string }>,
+    cancelledAfter: number,
+  ): Promise<Set<string>> {
+    if (devices.length === 0) return new Set();
+    const rows = await this.read
+      .selectFrom('jobs')
+      .select('deviceId')
+      .distinct()
+      .where('organizationId', 'in', [...new Set(devices.map((d) => d.organizationId))])
+      .where('deviceId', 'in', [...new Set(devices.map((d) => d.deviceId))])
+      .where('mode', '=', 'live')
+      .where('source', '=', sql.lit('cloud'))
+      .where('state', 'in', [sql.lit('sending'), sql.lit('queued'), sql.lit('cancelled')])
+      .where((eb) =>
+        eb.or([
+          eb('state', '!=', sql.lit('cancelled')),
+          eb.and([eb('dispatchedAt', 'is not', null), eb('finishedAt', '>', cancelledAfter)]),
+        ]),
+      )
+      .execute();
+    return new Set(rows.flatMap((r) => (r.deviceId === null ? [] : [r.deviceId])));
   }
 
   // Devices as the dashboard edits them (the gateway owns activation, presence and tokens)

@@ -26,6 +26,7 @@ import { ManualClock } from '../lib/clock.js';
 import { bootstrap, type BootstrapResult } from '../services/bootstrap.js';
 import type { Store } from '../storage/store.js';
 import type { GatewayOptions } from '../gateway/gateway.js';
+import type { DispatcherOptions } from '../services/dispatcher.js';
 
 export interface GatewayHarness {
   url: string;
@@ -47,7 +48,7 @@ export async function startGatewayHarness(options: {
   store: Store;
   bus?: EventBus;
   clock?: ManualClock;
-  gateway?: Partial<GatewayOptions>;
+  gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
 }): Promise<GatewayHarness> {
   const { store } = options;
   const clock = options.clock ?? new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
