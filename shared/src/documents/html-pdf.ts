@@ -180,7 +180,9 @@ export class HtmlPdfRenderer {
       } catch (error) {
         return Promise.reject(error as Error);
       }
-      const launching = (async () => {
+      // Compared with #browser by the handlers below: a later launch is left alone.
+      let launching: Promise<{ browser: Browser; profile: string }> | null = null;
+      launching = (async () => {
         await removeOrphanProfiles();
         const profile = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
         try {
