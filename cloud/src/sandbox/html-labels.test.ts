@@ -223,7 +223,9 @@ describe('HTML label previews, laid out by the sandbox’s Chromium', { skip: no
   });
 
   test('a page kilometres long is cut off at 51 labels and refused like a PDF of too many pages', async () => {
-    const id = await htmlJob('<div style="height: 10000000px; border-left: 8px solid black"></div>');
+    const id = await htmlJob(
+      '<div style="height: 10000000px; border-left: 8px solid black"></div>',
+    );
     const res = await preview(id);
     assert.equal(res.status, 400);
     assert.equal(res.body.error.code, 'INVALID_JOB');

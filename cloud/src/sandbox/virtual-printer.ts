@@ -236,12 +236,14 @@ async function drawLabelDocument(job: VirtualJob, html?: HtmlLabelRenderer): Pro
   const { renderDocumentForLabel } = await import('@printwire/shared/documents/label-documents');
   const kind = job.type === 'image' ? 'image' : 'pdf';
   try {
-    return asBuffer(
-      await renderDocumentForLabel(kind, content, paper, { copies: o.copies ?? 1 }),
-    );
+    return asBuffer(await renderDocumentForLabel(kind, content, paper, { copies: o.copies ?? 1 }));
   } catch (error) {
     // The browser stopped one page past the limit: say so of the HTML, not of its PDF.
-    if (job.type === 'html' && error instanceof PrintwireError && /pages; at most/.test(error.message)) {
+    if (
+      job.type === 'html' &&
+      error instanceof PrintwireError &&
+      /pages; at most/.test(error.message)
+    ) {
       throw new PrintwireError(
         'INVALID_JOB',
         `the HTML lays out more than ${MAX_HTML_LABEL_PAGES} labels; at most ${MAX_HTML_LABEL_PAGES} are printed on a label printer`,

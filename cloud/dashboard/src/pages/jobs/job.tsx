@@ -83,8 +83,7 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
   const isLabelCode = job.type === 'zpl' || job.type === 'epl';
   // A PDF, picture or HTML page for a label printer previews as the labels the printer gets.
   const isLabel =
-    isLabelCode ||
-    (printer?.kind === 'label' && ['pdf', 'image', 'html'].includes(job.type));
+    isLabelCode || (printer?.kind === 'label' && ['pdf', 'image', 'html'].includes(job.type));
   const preview = useJobPreview(orgId, mode, isLabel ? undefined : job);
   const labels = useJobLabels(orgId, mode, isLabel ? job : undefined);
   const metadata = Object.entries(job.metadata);
