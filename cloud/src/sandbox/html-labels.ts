@@ -63,7 +63,9 @@ export class HtmlLabelRenderer {
         new HtmlPdfRenderer({
           executablePath,
           offline: true,
-          renderTimeoutMs: this.#options.timeoutMs,
+          // The whole layout has the limit; the steps' own (longer) never speak first.
+          totalTimeoutMs: this.#options.timeoutMs,
+          renderTimeoutMs: this.#options.timeoutMs + 1000,
         }),
     );
     return this.#renderer;

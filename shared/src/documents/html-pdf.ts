@@ -6,7 +6,7 @@
  *
  * One browser process serves every render; each render gets its own browser context (no
  * cookies or storage shared between jobs), closed after it. A render that does not finish in
- * `renderTimeoutMs` fails with RENDER_FAILED; if its context cannot even be closed (a page
+ * `totalTimeoutMs` fails with RENDER_FAILED; if its context cannot even be closed (a page
  * spinning in JavaScript), the browser is killed and the next render starts a new one.
  *
  * `offline` (the cloud's sandbox, which renders pages sent by API users on its own machine):
@@ -67,8 +67,14 @@ export interface HtmlPdfOptions {
   offline?: boolean;
   /** Refuse http:// sub-resources (production; per render with `renderToPdf`'s option). */
   production?: boolean;
-  /** Default `HTML_LIMITS.renderTimeoutMs`: the whole render, load and PDF. */
+  /** Default `HTML_LIMITS.renderTimeoutMs`: the page's load, and the PDF, each. */
   renderTimeoutMs?: number;
+  /**
+   * The whole render's limit, whatever it waits on (a page that spins in JavaScript after it
+   * loaded); then RENDER_FAILED, and the browser is killed if the page will not close. Default
+   * twice `renderTimeoutMs` (load and PDF each had theirs).
+   */
+  totalTimeoutMs?: number;
   /** Default `HTML_LIMITS.launchTimeoutMs`. */
   launchTimeoutMs?: number;
 }
@@ -228,6 +234,7 @@ export class HtmlPdfRenderer {
   async renderToPdf(html: string, options: HtmlPdfRequest = {}): Promise<Buffer> {
     const { browser } = await this.#launch();
     const timeout = this.#options.renderTimeoutMs ?? HTML_LIMITS.renderTimeoutMs;
+    const total = this.#options.totalTimeoutMs ?? 2 * timeout;
     const context = await browser.createBrowserContext().catch((error: Error) => {
       throw new PrintwireError(
         'RENDER_FAILED',
@@ -242,10 +249,10 @@ export class HtmlPdfRenderer {
           reject(
             new PrintwireError(
               'RENDER_FAILED',
-              `the HTML could not be rendered: it did not finish within ${seconds(timeout)}`,
+              `the HTML could not be rendered: it did not finish within ${seconds(total)}`,
             ),
           ),
-        timeout,
+        total,
       );
     });
     const rendering = this.#render(context, html, options, timeout);
