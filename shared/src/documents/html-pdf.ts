@@ -9,19 +9,26 @@
  * `totalTimeoutMs` fails with RENDER_FAILED; if its context cannot even be closed (a page
  * spinning in JavaScript), the browser is killed and the next render starts a new one.
  *
+ * What a page can reach, on the agent and in the sandbox alike: the page is served at a name that
+ * never resolves (`PAGE_URL`) with a Content-Security-Policy (`pageCsp`) that lets pictures,
+ * fonts, styles and scripts load by URL (https, http outside production; none offline) but no
+ * connection a script opens (fetch, XMLHttpRequest, WebSocket, EventSource, beacons: the last
+ * ones request interception never sees), no frame, worker, form or pop-up window; every other
+ * page (a navigation away) is refused; WebRTC (a connection the policy does not cover) is taken
+ * out of every frame before its scripts run, and the browser sends WebRTC only through a proxy.
+ * Every request is intercepted and checked against the same schemes (`file:` never loads).
+ *
  * `offline` (the cloud's sandbox, which renders pages sent by API users on its own machine):
- * nothing but `data:`, `blob:` and `about:` may be loaded, enforced three times over: every
- * request is intercepted and refused, the page is served with a Content-Security-Policy that
- * lets no connection out (fetch, WebSocket, EventSource: requests interception does not see),
- * and the browser is started with every host unresolvable and every connection sent to a proxy
- * that does not exist (WebRTC too), so that not even a DNS query or a connection to the
- * loopback leaves it. JavaScript stays on, as on the agent, so that the picture is the agent's.
+ * nothing but `data:`, `blob:` and `about:` may be loaded, and the browser is started besides
+ * with every host unresolvable and every connection sent to a proxy that does not exist, so that
+ * not even a DNS query or a connection to the loopback leaves it. JavaScript stays on, as on the
+ * agent, so that the picture is the agent's.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest } from 'puppeteer-core';
-import { isAllowedUrlScheme } from '../contracts/url.js';
+import { allowedUrlSchemes } from '../contracts/url.js';
 import { PrintwireError } from '../errors/index.js';
 
 /** Limits of HTML jobs. */
@@ -32,37 +39,59 @@ export const HTML_LIMITS = {
   launchTimeoutMs: 15_000,
 } as const;
 
-/** The schemes an offline render loads (nothing leaves the browser for them). */
+/** The schemes every render loads, offline too (nothing leaves the browser for them). */
 const INLINE_SCHEMES = ['data:', 'blob:', 'about:'];
 
-/** The page an offline render is served at; the host never resolves (RFC 2606 `.invalid`). */
-const OFFLINE_ORIGIN = 'https://printwire-sandbox.invalid';
-const OFFLINE_URL = `${OFFLINE_ORIGIN}/`;
+/**
+ * The page is served at this address, by the render itself (the host never resolves, RFC 2606
+ * `.invalid`): http, so that http pictures load outside production as from the page's markup.
+ */
+const PAGE_ORIGIN = 'http://printwire-page.invalid';
+const PAGE_URL = `${PAGE_ORIGIN}/`;
 
 /**
- * What an offline page may load: only what it carries (inline styles and scripts, `data:` and
- * `blob:` pictures and fonts); no connection of any kind, no form, no `<base>`.
+ * The page's Content-Security-Policy: what it carries (inline styles and scripts, `data:` and
+ * `blob:` pictures and fonts) and, by URL, pictures, fonts, media, styles and scripts of the
+ * `remote` schemes (`https:`, `http:`; none offline). No connection from a script of any scheme
+ * (`connect-src`: fetch, XMLHttpRequest, WebSocket, EventSource, beacons, pings), no frame but
+ * inline ones (which inherit this policy), no worker, no form; `sandbox` without pop-ups: no new
+ * window (which the render's interception would not see), no dialog that would block the page.
  */
-const OFFLINE_CSP = [
-  "default-src 'none'",
-  "script-src 'unsafe-inline' 'unsafe-eval' data: blob:",
-  "style-src 'unsafe-inline' data: blob:",
-  'img-src data: blob:',
-  'font-src data: blob:',
-  'media-src data: blob:',
-  'connect-src data: blob:',
-  'frame-src data: blob: about:',
-  "worker-src 'none'",
-  "form-action 'none'",
-  "base-uri 'none'",
-].join('; ');
+function pageCsp(remote: readonly string[]): string {
+  const loads = ['data:', 'blob:', ...remote].join(' ');
+  return [
+    "default-src 'none'",
+    `script-src 'unsafe-inline' 'unsafe-eval' ${loads}`,
+    `style-src 'unsafe-inline' ${loads}`,
+    `img-src ${loads}`,
+    `font-src ${loads}`,
+    `media-src ${loads}`,
+    'connect-src data: blob:',
+    'frame-src data: blob: about:',
+    "worker-src 'none'",
+    "form-action 'none'",
+    `base-uri ${remote.length > 0 ? remote.join(' ') : "'none'"}`,
+    'sandbox allow-scripts allow-same-origin',
+  ].join('; ');
+}
+
+/**
+ * Runs in every frame before the page's scripts: WebRTC connects where it likes (TCP to a TURN
+ * server at any address), and neither the policy nor the interception sees it.
+ */
+function withoutWebRtc(): void {
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    if (/RTC/.test(name)) delete (globalThis as Record<string, unknown>)[name];
+  }
+}
 
 export interface HtmlPdfOptions {
   /** The browser's executable, or a function finding it when the first render starts it. */
   executablePath: string | (() => string);
   /**
    * Nothing but `data:`, `blob:` and `about:` is loaded, and the browser has no network at all
-   * (see above). Default false: https, data:, blob: and about: load, http outside production.
+   * (see above). Default false: pictures, fonts, styles and scripts load by https URLs (http
+   * too outside production); connections from scripts, frames and windows never.
    */
   offline?: boolean;
   /** Refuse http:// sub-resources (production; per render with `renderToPdf`'s option). */
@@ -142,6 +171,11 @@ function launchArgs(offline: boolean): string[] {
     '--no-default-browser-check',
     '--mute-audio',
   ];
+  // WebRTC only through a proxy (none, or the offline one that does not exist): no UDP.
+  args.push(
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  );
   if (offline) {
     args.push(
       // No name resolves (no DNS query leaves), and every connection, the loopback's too, goes
@@ -150,12 +184,15 @@ function launchArgs(offline: boolean): string[] {
       '--proxy-server=http://printwire-no-network.invalid:9',
       '--proxy-bypass-list=<-loopback>',
       '--dns-prefetch-disable',
-      '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-      '--webrtc-ip-handling-policy=disable_non_proxied_udp',
       // A page that hoards memory crashes its own renderer, not the machine.
       '--js-flags=--max-old-space-size=256',
       '--disable-dev-shm-usage',
     );
+  } else {
+    // The page's pictures and scripts load from any address their scheme allows, as they did
+    // when pages were written into about:blank: Chrome's local-network checks would refuse the
+    // shop's own addresses to a page served at PAGE_URL (and ask no one, headless).
+    args.push('--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests');
   }
   // Chrome refuses to run as root with its sandbox (containers, kiosks running as root).
   if (process.getuid?.() === 0) args.push('--no-sandbox');
@@ -288,26 +325,44 @@ export class HtmlPdfRenderer {
       );
     });
     crashed.catch(() => undefined);
+    await page.evaluateOnNewDocument(withoutWebRtc);
     await page.setRequestInterception(true);
+    const remote = offline ? [] : allowedUrlSchemes(production);
     page.on('request', (request: HTTPRequest) => {
-      if (offline && request.isNavigationRequest() && request.url() === OFFLINE_URL) {
-        void request.respond({
-          status: 200,
-          contentType: 'text/html; charset=utf-8',
-          headers: { 'content-security-policy': OFFLINE_CSP },
-          body: html,
-        });
+      const url = request.url();
+      if (request.isNavigationRequest() && url === PAGE_URL) {
+        void request
+          .respond({
+            status: 200,
+            contentType: 'text/html; charset=utf-8',
+            headers: {
+              'content-security-policy': pageCsp(remote),
+              'referrer-policy': 'no-referrer',
+            },
+            body: html,
+          })
+          .catch(() => undefined);
         return;
       }
       let scheme = '';
       try {
-        scheme = new URL(request.url()).protocol;
+        scheme = new URL(url).protocol;
       } catch {
         // not a URL: refused
       }
-      const allowed =
-        INLINE_SCHEMES.includes(scheme) || (!offline && isAllowedUrlScheme(scheme, production));
-      // file: and other schemes would let a job read this computer's files.
+      if (INLINE_SCHEMES.includes(scheme)) {
+        void request.continue().catch(() => undefined);
+        return;
+      }
+      // Another page (a navigation away, a frame) would not carry the policy: it stays where it
+      // is ('aborted' commits no error page in its place).
+      if (request.isNavigationRequest()) {
+        void request.abort('aborted').catch(() => undefined);
+        return;
+      }
+      // file: and other schemes would let a job read this computer's files; PAGE_URL's host
+      // serves nothing but the page.
+      const allowed = remote.includes(scheme) && !url.startsWith(`${PAGE_ORIGIN}/`);
       void (allowed ? request.continue() : request.abort('accessdenied')).catch(() => undefined);
     });
     await page.emulateMediaType('print');
@@ -315,9 +370,7 @@ export class HtmlPdfRenderer {
     if (viewportMm) {
       await page.setViewport({ width: Math.round((viewportMm * 96) / 25.4), height: 100 });
     }
-    const load = offline
-      ? page.goto(OFFLINE_URL, { waitUntil: 'load', timeout })
-      : page.setContent(html, { waitUntil: 'load', timeout });
+    const load = page.goto(PAGE_URL, { waitUntil: 'load', timeout });
     await Promise.race([load, crashed]);
     let size: { format: 'A4' | 'Letter' | 'A5' } | { width: string; height: string } = {
       format: options.defaultSize ?? 'A4',
