@@ -14,8 +14,9 @@
  * fonts, styles and scripts load by URL (https, http outside production; none offline) but no
  * connection a script opens (fetch, XMLHttpRequest, WebSocket, EventSource, beacons: the last
  * ones request interception never sees), no frame, worker, form or pop-up window; every other
- * page (a navigation away) is refused; WebRTC (a connection the policy does not cover) is taken
- * out of every frame before its scripts run, and the browser sends WebRTC only through a proxy.
+ * page (a navigation away) is refused, and not even prepared for (no network prediction);
+ * WebRTC (a connection the policy does not cover) is taken out of every frame before its
+ * scripts run, and the browser sends WebRTC only through a proxy.
  * Every request is intercepted and checked against the same schemes (`file:` never loads).
  *
  * `offline` (the cloud's sandbox, which renders pages sent by API users on its own machine):
@@ -24,7 +25,7 @@
  * not even a DNS query or a connection to the loopback leaves it. JavaScript stays on, as on the
  * agent, so that the picture is the agent's.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest } from 'puppeteer-core';
@@ -123,6 +124,13 @@ export interface HtmlPdfRequest {
 }
 
 const PROFILE_PREFIX = 'printwire-browser-';
+
+/**
+ * The browser's preferences, written into its fresh profile: no network prediction (Chrome
+ * opens a connection to where a page or a frame is about to go before the navigation is even
+ * asked for, so a refused navigation would still knock at the address).
+ */
+const PREFERENCES = { net: { network_prediction_options: 2 } };
 
 function processAlive(pid: number): boolean {
   try {
@@ -229,6 +237,8 @@ export class HtmlPdfRenderer {
         await removeOrphanProfiles();
         const profile = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
         try {
+          await mkdir(join(profile, 'Default'));
+          await writeFile(join(profile, 'Default', 'Preferences'), JSON.stringify(PREFERENCES));
           const browser = await puppeteer.launch({
             executablePath,
             headless: true,
