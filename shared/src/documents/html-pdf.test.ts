@@ -57,7 +57,7 @@ describe('HTML to PDF with one shared browser', { skip }, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    // The page prints only after the WebSocket gave up: the attempt was made, and refused.
+    // The agent's page may load http pictures from 127.0.0.1 (outside production), not this.
     const html = `<p id="state">opening</p><script>
       const ws = new WebSocket('ws://127.0.0.1:${port}/');
       ws.onerror = ws.onopen = (e) => { document.getElementById('state').textContent = e.type };
