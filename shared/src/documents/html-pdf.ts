@@ -12,8 +12,8 @@
  * What a page can reach, on the agent and in the sandbox alike: the page is served at a name that
  * never resolves (`PAGE_URL`) with a Content-Security-Policy (`pageCsp`) that lets pictures,
  * fonts, styles and scripts load by URL (https, http outside production; none offline) but no
- * connection a script opens (fetch, XMLHttpRequest, WebSocket, EventSource, beacons: the last
- * ones request interception never sees), no frame, worker, form or pop-up window; every other
+ * connection a script opens (fetch, XMLHttpRequest, WebSocket, EventSource, beacons; request
+ * interception never sees a WebSocket), no frame, worker, form or pop-up window; every other
  * page (a navigation away) is refused, and not even prepared for (no network prediction);
  * WebRTC (a connection the policy does not cover) is taken out of every frame before its
  * scripts run, and the browser sends WebRTC only through a proxy.
