@@ -47,9 +47,9 @@ export default tseslint.config(
     },
   },
   {
-    // shared is pure code but for documents/ (pdf.js and its native canvas, sharp): the cloud
-    // and the agent load those only when a document is drawn (.dependency-cruiser.mjs). Tests
-    // may use sharp to read pictures back.
+    // shared is pure code but for documents/ (pdf.js and its native canvas, sharp, and the
+    // browser HTML is laid out by): the cloud and the agent load those only when a document is
+    // drawn (.dependency-cruiser.mjs). Tests may use sharp to read pictures back.
     files: ['shared/src/**/*.ts'],
     ignores: ['shared/src/documents/**', 'shared/src/**/*.test.ts', 'shared/src/testing/**'],
     rules: {
@@ -58,8 +58,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['sharp', 'pdfjs-dist', 'pdfjs-dist/*', '@napi-rs/*'],
-              message: 'native code lives in shared/src/documents/ only',
+              group: [
+                'sharp',
+                'pdfjs-dist',
+                'pdfjs-dist/*',
+                '@napi-rs/*',
+                'puppeteer-core',
+                'puppeteer-core/*',
+                'playwright-core',
+              ],
+              message: 'native code and the browser live in shared/src/documents/ only',
             },
           ],
         },

@@ -2,7 +2,8 @@
  * Labels as pictures on the dashboard's job page (Chromium against a real cloud process): a
  * sandbox ZPL job of a ^PQ batch shows every label with a zoom, its ZPL beside them as numbered
  * lines, and the commands the pictures could not draw named under them; a PDF job for the label
- * printer shows the labels it prints, one a page. axe-core, 375 px, and the page in English,
+ * printer shows the labels it prints, one a page, and so does an HTML page (laid out by the
+ * cloud's Chromium, which `serve` finds at /usr/bin/chromium). axe-core, 375 px, and the page in English,
  * French and Haitian Creole.
  */
 import { after, before, describe, test } from 'node:test';
@@ -45,6 +46,7 @@ describe('labels as pictures on the job page', () => {
   let orgPath = '';
   let jobId = '';
   let pdfJobId = '';
+  let htmlJobId = '';
   let templateId = '';
   const problems: string[][] = [];
 
@@ -86,6 +88,20 @@ describe('labels as pictures on the job page', () => {
       key.key as string,
     );
     pdfJobId = pdfJob.id as string;
+    const htmlJob = await call(
+      '/v1/jobs',
+      {
+        printer: { alias: 'label' },
+        type: 'html',
+        encoding: 'utf8',
+        data:
+          '<p style="font:bold 60px sans-serif;break-after:page">BIN A-12</p>' +
+          '<p style="font:bold 60px sans-serif">BIN A-13</p>',
+      },
+      key.key as string,
+    );
+    assert.equal(htmlJob.hasPreview, true, 'the cloud found its Chromium');
+    htmlJobId = htmlJob.id as string;
     const template = await call(`/orgs/${opened.orgId}/templates/from-gallery`, {
       galleryId: 'label-shipping-4x6',
     });
@@ -135,6 +151,19 @@ describe('labels as pictures on the job page', () => {
       await page.locator('.label-view').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/job-pdf-labels-en-1280.png` });
     }
+  });
+
+  test('an HTML page for the label printer shows the labels it prints, laid out by the cloud', async () => {
+    await page.goto(`${orgPath}/jobs/${htmlJobId}?mode=test`);
+    const first = page.getByRole('img', { name: `Label 1 of job ${htmlJobId}` });
+    await first.waitFor();
+    await page.getByRole('img', { name: `Label 2 of job ${htmlJobId}` }).waitFor();
+    await page.getByText('Labels printed: 2').waitFor();
+    const natural = await first.evaluate(
+      (img) => (img as unknown as { naturalWidth: number }).naturalWidth,
+    );
+    assert.equal(natural, 812, `the label printer's 4 × 6 in at 203 dpi: ${String(natural)}`);
+    await assertAccessible(page, 'job page with the labels of an HTML page');
   });
 
   test('the template editor shows a ZPL template as its label, the commands beside it', async () => {

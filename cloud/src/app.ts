@@ -28,6 +28,7 @@ import { jobOperations, jobRoutes } from './http/v1/jobs.js';
 import type { Clock } from './lib/clock.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { JobService } from './services/jobs.js';
+import { HtmlLabelRenderer } from './sandbox/html-labels.js';
 import { Sweeper } from './services/sweeper.js';
 import { AgentGateway, type GatewayOptions } from './gateway/gateway.js';
 import { gatewayOperations, gatewayRoutes } from './http/agent/activate-route.js';
@@ -83,6 +84,8 @@ export interface AppDeps {
 export interface CloudApp {
   app: Express;
   jobs: JobService;
+  /** The sandbox's browser for HTML label previews (config.sandboxBrowser); `serve` closes it. */
+  htmlLabels: HtmlLabelRenderer;
   sweeper: Sweeper;
   /** The agents' WebSocket server; `serve` attaches it to the HTTP server. */
   gateway: AgentGateway;
@@ -138,7 +141,11 @@ function onlyUnder(prefixes: readonly string[], routers: Router[]): RequestHandl
 
 export function createApp(deps: AppDeps): CloudApp {
   const { store, cache, bus, clock, logger, config } = deps;
-  const jobs = new JobService({ store, bus, clock, logger, config });
+  const htmlLabels = new HtmlLabelRenderer({
+    executablePath: config.sandboxBrowser,
+    timeoutMs: config.limits.sandboxHtmlTimeoutMs,
+  });
+  const jobs = new JobService({ store, bus, clock, logger, config, htmlLabels });
   const sweeper = new Sweeper({ store, jobs, clock, logger, bus });
   const { dispatch, ...gatewayOptions } = deps.gateway ?? {};
   const dispatcher = new JobDispatcher({
@@ -274,6 +281,7 @@ export function createApp(deps: AppDeps): CloudApp {
   return {
     app,
     jobs,
+    htmlLabels,
     sweeper,
     gateway,
     devices,

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configFromEnv, DEFAULT_LIMITS } from './config.js';
+import { configFromEnv, DEFAULT_LIMITS, defaultConfig } from './config.js';
 import { gatewayOptionsFromEnv } from './gateway/gateway.js';
 
 describe('configuration from the environment', () => {
@@ -20,6 +20,48 @@ describe('configuration from the environment', () => {
         ),
       );
     }
+  });
+});
+
+describe('the sandbox’s browser (HTML label previews) from the environment', () => {
+  const installed =
+    (...paths: string[]) =>
+    (path: string) =>
+      paths.includes(path);
+
+  test('unset: /usr/bin/chromium, else Chrome, when installed; else none', () => {
+    const both = installed('/usr/bin/chromium', '/usr/bin/google-chrome-stable');
+    assert.equal(configFromEnv({}, both).sandboxBrowser, '/usr/bin/chromium');
+    const chrome = installed('/usr/bin/google-chrome-stable');
+    assert.equal(configFromEnv({}, chrome).sandboxBrowser, '/usr/bin/google-chrome-stable');
+    assert.equal(configFromEnv({}, installed()).sandboxBrowser, null);
+    assert.equal(defaultConfig().sandboxBrowser, null, 'tests and embedders name one');
+  });
+
+  test('SANDBOX_BROWSER names it, or none turns previews of HTML labels off', () => {
+    const exists = installed('/opt/chromium/chrome', '/usr/bin/chromium');
+    const named = configFromEnv({ SANDBOX_BROWSER: '/opt/chromium/chrome' }, exists);
+    assert.equal(named.sandboxBrowser, '/opt/chromium/chrome');
+    assert.equal(configFromEnv({ SANDBOX_BROWSER: 'none' }, exists).sandboxBrowser, null);
+  });
+
+  test('a SANDBOX_BROWSER that does not exist is refused, naming the variable and the rule', () => {
+    assert.throws(
+      () => configFromEnv({ SANDBOX_BROWSER: '/nope/chrome' }, installed('/usr/bin/chromium')),
+      /SANDBOX_BROWSER must be the path of a Chrome or Chromium executable, or none; \/nope\/chrome does not exist/,
+    );
+  });
+
+  test('SANDBOX_HTML_TIMEOUT_MS sets the layout’s time limit, 15 s when unset', () => {
+    assert.equal(configFromEnv({}).limits.sandboxHtmlTimeoutMs, 15_000);
+    assert.equal(
+      configFromEnv({ SANDBOX_HTML_TIMEOUT_MS: '5000' }).limits.sandboxHtmlTimeoutMs,
+      5000,
+    );
+    assert.throws(
+      () => configFromEnv({ SANDBOX_HTML_TIMEOUT_MS: '60001' }),
+      /SANDBOX_HTML_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 60000, not 60001/,
+    );
   });
 });
 

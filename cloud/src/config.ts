@@ -2,6 +2,7 @@
  * Configuration: every limit and setting of the cloud relay, with defaults taken from the spec
  * and ../shared/CONTRACT.md. `configFromEnv` reads the environment variables `serve` uses.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface CloudConfig {
@@ -21,6 +22,11 @@ export interface CloudConfig {
   logLevel: string;
   /** NODE_ENV=production: https-only URLs. */
   production: boolean;
+  /**
+   * The Chrome or Chromium the sandbox lays out HTML label jobs with for their preview
+   * (SANDBOX_BROWSER; see `sandboxBrowserFromEnv`), or null: such jobs then have no preview.
+   */
+  sandboxBrowser: string | null;
   limits: Limits;
 }
 
@@ -48,6 +54,12 @@ export interface Limits {
    * fails a job at its expiresAt), ms. Default 60 s; SWEEP_INTERVAL_MS (1000-3600000).
    */
   sweepIntervalMs: number;
+  /**
+   * Longest time the sandbox's browser may take to lay out an HTML label job for its preview
+   * (load and PDF), ms; the preview then answers RENDER_FAILED. Default 15 s, the agent's limit
+   * for HTML jobs; SANDBOX_HTML_TIMEOUT_MS (1000-60000).
+   */
+  sandboxHtmlTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -61,7 +73,17 @@ export const DEFAULT_LIMITS: Limits = {
   maxMetadataValueLength: 500,
   maxIdempotencyKeyLength: 255,
   sweepIntervalMs: 60_000,
+  sandboxHtmlTimeoutMs: 15_000,
 };
+
+/** Where the sandbox looks for a browser when SANDBOX_BROWSER is unset, in order. */
+export const SANDBOX_BROWSER_CANDIDATES: readonly string[] = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/opt/google/chrome/chrome',
+];
 
 export function defaultConfig(overrides: Partial<CloudConfig> = {}): CloudConfig {
   const port = overrides.port ?? 8080;
@@ -75,6 +97,8 @@ export function defaultConfig(overrides: Partial<CloudConfig> = {}): CloudConfig
     redisUrl: overrides.redisUrl,
     logLevel: overrides.logLevel ?? 'info',
     production: overrides.production ?? false,
+    // Tests and embedders get no browser unless they name one; `serve` looks (configFromEnv).
+    sandboxBrowser: overrides.sandboxBrowser ?? null,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   };
 }
@@ -105,13 +129,37 @@ export function millisecondsFromEnv(
   return value;
 }
 
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): CloudConfig {
+/**
+ * The sandbox's browser: SANDBOX_BROWSER when set (the path of a Chrome or Chromium executable,
+ * refused when there is none; `none` for no browser), else the first of
+ * SANDBOX_BROWSER_CANDIDATES that exists, else null.
+ */
+export function sandboxBrowserFromEnv(
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean = existsSync,
+): string | null {
+  const chosen = env.SANDBOX_BROWSER;
+  if (chosen === 'none') return null;
+  if (chosen) {
+    if (exists(chosen)) return chosen;
+    throw new ConfigError(
+      `SANDBOX_BROWSER must be the path of a Chrome or Chromium executable, or none; ${chosen} does not exist`,
+    );
+  }
+  return SANDBOX_BROWSER_CANDIDATES.find((path) => exists(path)) ?? null;
+}
+
+export function configFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (path: string) => boolean = existsSync,
+): CloudConfig {
   const port = env.PORT ? Number(env.PORT) : 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`PORT must be a port number, not ${env.PORT}`);
   }
   const host = env.HOST || '127.0.0.1';
   const sweep = millisecondsFromEnv(env, 'SWEEP_INTERVAL_MS', 1000, 3_600_000);
+  const htmlTimeout = millisecondsFromEnv(env, 'SANDBOX_HTML_TIMEOUT_MS', 1000, 60_000);
   return defaultConfig({
     port,
     host,
@@ -121,6 +169,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): CloudConfig
     redisUrl: env.REDIS_URL || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     production: env.NODE_ENV === 'production',
-    ...(sweep !== undefined ? { limits: { ...DEFAULT_LIMITS, sweepIntervalMs: sweep } } : {}),
+    sandboxBrowser: sandboxBrowserFromEnv(env, exists),
+    limits: {
+      ...DEFAULT_LIMITS,
+      ...(sweep !== undefined ? { sweepIntervalMs: sweep } : {}),
+      ...(htmlTimeout !== undefined ? { sandboxHtmlTimeoutMs: htmlTimeout } : {}),
+    },
   });
 }

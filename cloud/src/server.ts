@@ -143,6 +143,8 @@ export async function startServer(config: CloudConfig, logger?: Logger): Promise
       await cloud.sweeper.stop();
       cloud.cloudPrinters.stop();
       await cloud.webhooks.stop();
+      // The sandbox's browser, when an HTML label preview started it.
+      await cloud.htmlLabels.close();
       await Promise.allSettled([store.close(), cache.close(), bus.close()]);
       log.info('stopped');
     })();

@@ -18,14 +18,12 @@ export const LABEL_PREVIEW_TYPES: readonly string[] = ['zpl', 'epl'];
 
 /**
  * Job types a label printer prints as pictures (contract: "Label printers take documents"):
- * their preview is the `^GF`/`GW` labels the printer gets, drawn back. HTML has none in the
- * cloud (see HTML_LABEL_NO_PREVIEW).
+ * their preview is the `^GF`/`GW` labels the printer gets, drawn back. HTML is laid out by a
+ * browser first (html-labels.ts); without one it has no preview (HTML_LABEL_NO_PREVIEW).
  */
 export const LABEL_DOCUMENT_TYPES: readonly string[] = ['pdf', 'image', 'html'];
 
-/** Why an HTML job for a label printer has no sandbox preview. */
-export const HTML_LABEL_NO_PREVIEW =
-  'an HTML job on a label printer is laid out by the agent’s browser, which the cloud’s sandbox does not run; send the page as a PDF to see its labels';
+export { HTML_LABEL_NO_PREVIEW } from './html-labels.js';
 
 /** Why a document given by URL for a label printer has no sandbox preview. */
 export const URL_LABEL_NO_PREVIEW =

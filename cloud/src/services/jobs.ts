@@ -26,6 +26,7 @@ import {
   renderLabelPreview,
   type LabelPreview,
 } from '../sandbox/label-preview.js';
+import type { HtmlLabelRenderer } from '../sandbox/html-labels.js';
 import type { WriteOptions } from '../storage/group-commit.js';
 import type { TransitionInfo } from '../storage/job-states.js';
 import type { JobFilter, LocalJobResult, NewJob } from '../storage/jobs.js';
@@ -56,6 +57,8 @@ export interface JobServiceDeps {
   clock: Clock;
   logger: Logger;
   config: CloudConfig;
+  /** The sandbox's browser for HTML label previews; none: such jobs have no preview. */
+  htmlLabels?: HtmlLabelRenderer;
 }
 
 const DEFAULT_EXPIRE_AFTER_S = 86_400;
@@ -199,6 +202,7 @@ export class JobService {
         prepared.type,
         target.printer,
         options.paper as string | undefined,
+        this.deps.htmlLabels?.available ?? false,
       );
       // A printer that connects by itself: the preview is drawn from what it receives.
       // A document given by URL is downloaded by the agent; the sandbox fetches nothing.
@@ -441,7 +445,11 @@ export class JobService {
       content: stored.content,
       options: job.options as VirtualJob['options'],
     };
-    const drawn = await printedLabelDocument(virtual, `${ctx.organization.id}/${job.id}`);
+    const drawn = await printedLabelDocument(
+      virtual,
+      `${ctx.organization.id}/${job.id}`,
+      this.deps.htmlLabels,
+    );
     const bytes = drawn ?? printedBytes(virtual);
     return bytes ? { job, bytes, preview: stored.preview } : undefined;
   }

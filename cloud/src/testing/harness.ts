@@ -48,6 +48,8 @@ export async function startHarness(
     cache?: Partial<CacheStore>;
     production?: boolean;
     logger?: Logger;
+    /** The sandbox's browser for HTML label previews (config.sandboxBrowser); default none. */
+    sandboxBrowser?: string | null;
   } = {},
 ): Promise<Harness> {
   const { store, cleanup } = await openTestStore(options.kind ?? 'sqlite');
@@ -56,6 +58,7 @@ export async function startHarness(
     port: 0,
     logLevel: 'silent',
     production: options.production ?? false,
+    sandboxBrowser: options.sandboxBrowser ?? null,
     limits: { ...defaultConfig().limits, ...options.limits },
   });
   const bus = new MemoryBus();
@@ -122,6 +125,7 @@ export async function startHarness(
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await cloud.htmlLabels.close();
       await cleanup();
     },
   };

@@ -123,9 +123,14 @@ export const jobDashboardOperations = {
     query: modeQuery.extend(previewQuerySchema.shape),
     responses: {
       200: { description: 'the printed page, or the label asked for', contentType: 'image/png' },
-      400: error('VALIDATION_FAILED: `label` past the last label (or given for a receipt)'),
+      400: error(
+        'VALIDATION_FAILED: `label` past the last label (or given for a receipt); INVALID_JOB: a document that cannot be read; RENDER_FAILED: an HTML page that could not be laid out in time',
+      ),
       ...common,
       404: error('JOB_NOT_FOUND, or NOT_FOUND: no preview'),
+      503: error(
+        'UNAVAILABLE: the sandbox is laying out too many HTML pages, ask again shortly; NO_BROWSER: its browser did not start',
+      ),
     },
   },
   cancelJob: {

@@ -28,7 +28,7 @@ const error = (description: string) => ({ description, schema: errorBodySchema }
 
 /** What a job preview is, for both APIs' documentation. */
 export const PREVIEW_DESCRIPTION =
-  'Sandbox (test) jobs of type receipt, escpos, raw and text (the paper, as the virtual printer prints it), and zpl and epl, direct or from a template (one label, PNG at the printer’s dpi, default 203: sized by the label’s own ^PW/^LL or EPL q/Q, else the printer’s or the template’s label size, else 4 × 6 in), and pdf and image jobs for the label printer (the ^GF labels it gets, drawn back: one a page on its label size; html for a label printer has none, the 404 says why). `label=N` picks the N-th label from 0 (each ^XA…^XZ, each copy ^PQ asks for, and each of options.copies is one); the response says how many there are in `Printwire-Label-Count` and names the commands the picture could not draw in `Printwire-Skipped-Commands` (comma-separated, empty when none). Deleted with the job content.';
+  'Sandbox (test) jobs of type receipt, escpos, raw and text (the paper, as the virtual printer prints it), and zpl and epl, direct or from a template (one label, PNG at the printer’s dpi, default 203: sized by the label’s own ^PW/^LL or EPL q/Q, else the printer’s or the template’s label size, else 4 × 6 in), and pdf, image and html jobs for the label printer (the ^GF labels it gets, drawn back: one a page on its label size; html laid out first by the cloud’s browser on pages of the label’s size, as the agent does, with nothing loaded but data: and blob: URLs and a time limit; a cloud without a browser has no html preview, hasPreview is false and the 404 says why). `label=N` picks the N-th label from 0 (each ^XA…^XZ, each copy ^PQ asks for, and each of options.copies is one); the response says how many there are in `Printwire-Label-Count` and names the commands the picture could not draw in `Printwire-Skipped-Commands` (comma-separated, empty when none). Deleted with the job content.';
 
 export const previewQuerySchema = z.object({
   label: z.coerce
@@ -131,8 +131,13 @@ export const jobOperations = {
     query: previewQuerySchema,
     responses: {
       200: { description: 'the printed page, or the label asked for', contentType: 'image/png' },
-      400: error('VALIDATION_FAILED: `label` past the last label (or given for a receipt)'),
+      400: error(
+        'VALIDATION_FAILED: `label` past the last label (or given for a receipt); INVALID_JOB: a document that cannot be read; RENDER_FAILED: an HTML page that could not be laid out in time',
+      ),
       404: error('JOB_NOT_FOUND (no such job) or NOT_FOUND (no preview)'),
+      503: error(
+        'UNAVAILABLE: the sandbox is laying out too many HTML pages, ask again shortly; NO_BROWSER: its browser did not start',
+      ),
     },
   },
   cancel: {

@@ -81,9 +81,9 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
   const keep = mode === 'test' ? '?mode=test' : '';
   const content = useJobContent(orgId, mode, job);
   const isLabelCode = job.type === 'zpl' || job.type === 'epl';
-  // A PDF or picture for a label printer previews as the labels the printer gets.
+  // A PDF, picture or HTML page for a label printer previews as the labels the printer gets.
   const isLabel =
-    isLabelCode || (printer?.kind === 'label' && (job.type === 'pdf' || job.type === 'image'));
+    isLabelCode || (printer?.kind === 'label' && ['pdf', 'image', 'html'].includes(job.type));
   const preview = useJobPreview(orgId, mode, isLabel ? undefined : job);
   const labels = useJobLabels(orgId, mode, isLabel ? job : undefined);
   const metadata = Object.entries(job.metadata);
