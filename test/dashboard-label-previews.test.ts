@@ -164,6 +164,11 @@ describe('labels as pictures on the job page', () => {
     );
     assert.equal(natural, 812, `the label printer's 4 × 6 in at 203 dpi: ${String(natural)}`);
     await assertAccessible(page, 'job page with the labels of an HTML page');
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await first.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/job-html-labels-en-1280.png` });
+    }
   });
 
   test('the template editor shows a ZPL template as its label, the commands beside it', async () => {
