@@ -120,14 +120,7 @@ export class DevicesRepository {
 
   /** The activated, non-sandbox device holding this token hash. */
   async findByTokenHash(tokenHash: string): Promise<Device | undefined> {
-    const row = await this.read
-      .selectFrom('devices')
-      .selectAll()
-      .where('tokenHash', '=', tokenHash)
-      .where('activated', '=', 1)
-      .where('sandbox', '=', 0)
-      .executeTakeFirst();
-    return row ? toDevice(row) : undefined;
+    return (await this.findByTokenHashes([tokenHash])).get(tokenHash);
   }
 
   /** Activated devices by token hash (the handshakes of a reconnect storm, in one query). */
@@ -543,23 +536,8 @@ export class DevicesRepository {
     deviceId: string,
     options: { limit: number; cancelledAfter: number },
   ): Promise<Job[]> {
-    const rows = await this.read
-      .selectFrom('jobs')
+    const rows = await this.owedJobs([organizationId], [deviceId], options.cancelledAfter)
       .selectAll()
-      .where('organizationId', '=', organizationId)
-      .where('deviceId', '=', deviceId)
-      .where('mode', '=', 'live')
-      .where('source', '=', sql.lit('cloud'))
-      .where('state', 'in', [sql.lit('sending'), sql.lit('queued'), sql.lit('cancelled')])
-      .where((eb) =>
-        eb.or([
-          eb('state', '!=', sql.lit('cancelled')),
-          eb.and([
-            eb('dispatchedAt', 'is not', null),
-            eb('finishedAt', '>', options.cancelledAfter),
-          ]),
-        ]),
-      )
       .orderBy('createdAt')
       .orderBy('id')
       .limit(options.limit)
@@ -576,12 +554,23 @@ export class DevicesRepository {
     cancelledAfter: number,
   ): Promise<Set<string>> {
     if (devices.length === 0) return new Set();
-    const rows = await this.read
-      .selectFrom('jobs')
+    const rows = await this.owedJobs(
+      [...new Set(devices.map((d) => d.organizationId))],
+      [...new Set(devices.map((d) => d.deviceId))],
+      cancelledAfter,
+    )
       .select('deviceId')
       .distinct()
-      .where('organizationId', 'in', [...new Set(devices.map((d) => d.organizationId))])
-      .where('deviceId', 'in', [...new Set(devices.map((d) => d.deviceId))])
+      .execute();
+    return new Set(rows.flatMap((r) => (r.deviceId === null ? [] : [r.deviceId])));
+  }
+
+  /** The jobs `backlog` and `devicesOwed` look for: sent, queued, or cancelled after sending. */
+  private owedJobs(organizationIds: string[], deviceIds: string[], cancelledAfter: number) {
+    return this.read
+      .selectFrom('jobs')
+      .where('organizationId', 'in', organizationIds)
+      .where('deviceId', 'in', deviceIds)
       .where('mode', '=', 'live')
       .where('source', '=', sql.lit('cloud'))
       .where('state', 'in', [sql.lit('sending'), sql.lit('queued'), sql.lit('cancelled')])
@@ -590,9 +579,7 @@ export class DevicesRepository {
           eb('state', '!=', sql.lit('cancelled')),
           eb.and([eb('dispatchedAt', 'is not', null), eb('finishedAt', '>', cancelledAfter)]),
         ]),
-      )
-      .execute();
-    return new Set(rows.flatMap((r) => (r.deviceId === null ? [] : [r.deviceId])));
+      );
   }
 
   // Devices as the dashboard edits them (the gateway owns activation, presence and tokens)
