@@ -66,9 +66,11 @@ describe('the quickstart, as written', () => {
     });
   });
   after(async () => {
-    if (agent && agent.exitCode === null) {
+    if (agent?.pid !== undefined && agent.exitCode === null) {
       const exited = new Promise((resolve) => agent!.once('exit', resolve));
-      agent.kill('SIGTERM');
+      // npx and the agent it started: the whole process group (SIGTERM to npx alone left the
+      // agent running after the test).
+      process.kill(-agent.pid, 'SIGTERM');
       await exited;
     }
     await printer?.stop();
@@ -229,6 +231,7 @@ describe('the quickstart, as written', () => {
         // The reader's agent keeps its data in the user's app data folder; this one in the test's.
         env: { ...env(0), PRINTWIRE_AGENT_DATA_DIR: join(dir, 'agent-data') },
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
       },
     );
     agent.stdout!.on('data', (c: Buffer) => agentLog.push(c.toString()));
