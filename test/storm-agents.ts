@@ -6,7 +6,8 @@
  * a job id the device knows already is acknowledged again and its result re-sent, never printed
  * again, as the real agent does. Talks to its parent over the IPC channel.
  */
-import { CloudLink, silentLogger, systemClock, type LinkState } from '@printwire/agent';
+import pino from 'pino';
+import { CloudLink, systemClock, type LinkState } from '@printwire/agent';
 import type { AgentMessageOf, DispatchedJob } from '@printwire/shared/protocol/index';
 
 export interface StormAgentSpec {
@@ -23,7 +24,33 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'online'; count: number }
-  | { type: 'printed'; jobs: Array<{ jobId: string; at: number }>; redelivered: number };
+  | { type: 'printed'; jobs: Array<{ jobId: string; at: number }>; redelivered: number }
+  /** Why connections failed or closed since the last report (reason → count). */
+  | { type: 'failures'; counts: Record<string, number> };
+
+/** Failed and closed connections of this worker's agents, by reason, since the last report. */
+let failures: Record<string, number> = {};
+/**
+ * The agents' logger: nothing printed; the cloud link's failure and close lines counted by
+ * their reason, numbers (ports, codes aside) folded so that alike reasons add up.
+ */
+const countingLogger = pino(
+  { level: 'debug' },
+  {
+    write(line: string) {
+      const entry = JSON.parse(line) as { msg?: string; err?: string; reason?: string };
+      const why =
+        entry.msg === 'cloud link error'
+          ? `error: ${String(entry.err)}`
+          : entry.msg === 'cloud link closed; reconnecting'
+            ? `closed: ${String(entry.reason)}`
+            : undefined;
+      if (why === undefined) return;
+      const key = why.replace(/127\.0\.0\.1:\d+/g, 'the balancer').slice(0, 80);
+      failures[key] = (failures[key] ?? 0) + 1;
+    },
+  },
+);
 
 type Result = AgentMessageOf<'job.result'>;
 
@@ -45,7 +72,7 @@ class SimAgent {
       deviceToken: spec.token,
       clock: systemClock,
       random: Math.random,
-      logger: silentLogger(),
+      logger: countingLogger,
       handlers: {
         hello: () => ({
           agentVersion: '1.1.0',
@@ -118,6 +145,10 @@ const reporter = setInterval(() => {
   if (online !== reportedOnline) {
     reportedOnline = online;
     send({ type: 'online', count: online });
+  }
+  if (Object.keys(failures).length > 0) {
+    send({ type: 'failures', counts: failures });
+    failures = {};
   }
   if (printed.length > 0 || redelivered > 0) {
     send({ type: 'printed', jobs: printed, redelivered });

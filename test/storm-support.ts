@@ -227,6 +227,8 @@ export interface Drop {
 
 export class Storm {
   readonly jobs = new Map<string, CreatedJob>();
+  /** Why the agents' connections failed or closed, reason → count, since the start. */
+  readonly failures = new Map<string, number>();
   online = 0;
   redelivered = 0;
   createFailures = 0;
@@ -257,7 +259,11 @@ export class Storm {
     workers.forEach((worker, w) =>
       worker.on('message', (message: FromWorker) => {
         if (message.type === 'ready') return;
-        if (message.type === 'online') {
+        if (message.type === 'failures') {
+          for (const [why, n] of Object.entries(message.counts)) {
+            this.failures.set(why, (this.failures.get(why) ?? 0) + n);
+          }
+        } else if (message.type === 'online') {
           this.onlineBy[w] = message.count;
           this.online = this.onlineBy.reduce((a, b) => a + b, 0);
         } else {
@@ -557,13 +563,20 @@ export class Storm {
   private async measureDrop(drop: () => Promise<void>, timeoutMs: number): Promise<Drop> {
     const before = new Set(this.jobs.keys());
     const dropped = Date.now();
-    const ticker = setInterval(
-      () =>
-        this.options.log(
-          `${((Date.now() - dropped) / 1000).toFixed(0)} s: ${this.online} agents online`,
-        ),
-      2000,
-    );
+    // Each line: the agents back, and why connections failed or closed since the line before.
+    let seen = new Map(this.failures);
+    const ticker = setInterval(() => {
+      const why = [...this.failures]
+        .map(([reason, n]) => [reason, n - (seen.get(reason) ?? 0)] as const)
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1])
+        .map(([reason, n]) => `${n} ${reason}`);
+      seen = new Map(this.failures);
+      this.options.log(
+        `${((Date.now() - dropped) / 1000).toFixed(0)} s: ${this.online} agents online` +
+          (why.length > 0 ? `; failed or closed meanwhile: ${why.join(', ')}` : ''),
+      );
+    }, 2000);
     try {
       return await this.afterDrop(drop, before, dropped, timeoutMs);
     } finally {
@@ -609,8 +622,13 @@ export class Storm {
   /** Every HAProxy process restarted at once: every agent's connection drops. */
   restartBalancers(timeoutMs = 120_000): Promise<Drop> {
     return this.measureDrop(async () => {
+      const from = Date.now();
       await Promise.all(this.balancers.map((b) => b.stop()));
+      const stopped = Date.now();
       await Promise.all(this.balancers.map((b) => b.start(this.dir)));
+      this.options.log(
+        `HAProxy down ${Date.now() - from} ms (stopping ${stopped - from} ms, starting and its first health check ${Date.now() - stopped} ms)`,
+      );
     }, timeoutMs);
   }
 
