@@ -78,6 +78,13 @@ function font0(): Font {
 /** Font 0's baseline sits this far down its cell (caps fill about 73 % of the cell, as the printer's do). */
 const FONT0_ASCENT = 0.8;
 
+/**
+ * DejaVu Sans Condensed Bold is wider than the printer's font 0: a line of font 0 `h` dots high
+ * and `w` wide takes 0.783 of DejaVu's advance at `w` (measured on Labelary's renders, the same
+ * for 30/30 and 27/36 fields), so glyphs and advances are narrowed by this factor.
+ */
+const FONT0_WIDTH = 0.783;
+
 interface ScaledGlyph {
   bitmap: Bitmap;
   /** Left edge of the bitmap relative to the pen. */
@@ -138,7 +145,7 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
   if (glyph) return glyph;
   const font = font0();
   const g = font.charToGlyph(char);
-  const sx = width / height;
+  const sx = (width / height) * FONT0_WIDTH;
   const rings = flatten(g.getPath(0, 0, height).commands).map((ring) =>
     ring.map((v, i) => (i % 2 === 0 ? v * sx : v)),
   );

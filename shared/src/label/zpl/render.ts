@@ -146,6 +146,10 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
     if (name[0] === '^' && ZPL_BARCODES.has(code)) {
       const f = current();
       f.kind = { type: 'barcode', command: code, params: p };
+      // ^BY in force when the barcode command comes (it may follow the field's ^FO).
+      f.module = by.module;
+      f.ratio = by.ratio;
+      f.barHeight = by.height;
       f.orientation = orientationOf(p[0], fw);
       if (code === 'BQ' || code === 'BD') f.orientation = code === 'BQ' ? 'N' : 'N';
       return;
@@ -370,6 +374,8 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   return { bitmap: out, skipped, warnings };
 
   function finish(): void {
+    // A field without ^A keeps the ^CF font in force when it ended, not the label's last one.
+    if (field && !field.font) field.font = { ...defaultFont };
     if (field) fields.push(field);
     field = undefined;
     // The next field starts where this one did unless it says otherwise.

@@ -1,0 +1,67 @@
+/**
+ * What the label renderer draws as Labelary (the ZPL viewer that draws as Zebra's printers do)
+ * draws it: each test is one mistake found by `npm run labels:compare` (docs/labels.md, "Measured
+ * against Labelary"), shown on a label of our own.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderLabel } from '../index.js';
+import { skipWithout } from '../testing/escpos.js';
+import { inkBox, readPng, zbarTyped } from './testing.js';
+import { code128Codewords } from './zpl/barcodes.js';
+
+const dots = (zpl: string) => readPng(renderLabel(zpl, { widthMm: 100, heightMm: 100 }).png);
+
+describe('measured against Labelary', () => {
+  it('a field without ^A takes the ^CF font in force when it ends, not the label’s last ^CF', () => {
+    const d = dots('^XA^CF0,30^FO10,10^FDHH^FS^CF0,100^FO10,300^FDHH^FS^XZ');
+    const small = inkBox({ ...d, data: d.data.map((v, i) => (i < 200 * d.width ? v : 0)) })!;
+    const big = inkBox({ ...d, data: d.data.map((v, i) => (i >= 200 * d.width ? v : 0)) })!;
+    assert.ok(small.h >= 20 && small.h <= 24, `caps of a 30-dot font (${small.h})`);
+    assert.ok(big.h >= 70 && big.h <= 76, `caps of a 100-dot font (${big.h})`);
+  });
+
+  it('^BY after the field’s ^FO still sets the barcode’s module width', () => {
+    // Code 128 ">:AB": start B, A, B, check (11 modules each) and stop (13): 57 modules of 3 dots.
+    const box = inkBox(dots('^XA^FO10,10^BY3^BCN,50,N^FD>:AB^FS^XZ'))!;
+    assert.equal(box.w, 57 * 3); // the stop pattern ends with a bar
+  });
+
+  it('font 0 is as narrow as the printer’s: "United States (USA)" at 30 dots is 235 dots wide, as Labelary draws it', () => {
+    const box = inkBox(dots('^XA^FO10,10^A0N,30,30^FDUnited States (USA)^FS^XZ'))!;
+    assert.ok(Math.abs(box.w - 235) <= 4, `${box.w} dots`);
+    // A wider ^A width widens it in proportion (27 high, 36 wide: 712 dots for this line).
+    const wide = inkBox(
+      dots('^XA^FO10,10^A0N,27,36^FD9632 0804 0 (020 004 4387) 5 02 1710 5382 8143^FS^XZ'),
+    )!;
+    assert.ok(Math.abs(wide.w - 712) <= 8, `${wide.w} dots`);
+  });
+
+  describe('^BC subsets, as the data asks for them', () => {
+    it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
+      assert.equal(code128Codewords('1234'), '^104^017^018^019^020');
+      // start, 8 digits, check (11 modules each) and stop (13): 123 modules of 2 dots.
+      const b = inkBox(dots('^XA^FO10,10^BY2^BCN,50,N^FD12345678^FS^XZ'))!;
+      assert.equal(b.w, 123 * 2);
+      // >; starts in subset C: two digits a codeword, 79 modules.
+      const c = inkBox(dots('^XA^FO10,10^BY2^BCN,50,N^FD>;12345678^FS^XZ'))!;
+      assert.equal(c.w, 79 * 2);
+    });
+
+    it('>5 >6 >7 switch to C, B and A; a lone digit in C goes on in B; >8 is FNC1', () => {
+      assert.equal(code128Codewords('>;1234>6AB'), '^105^012^034^100^033^034');
+      assert.equal(code128Codewords('>:AB>512>7a'), undefined, 'no a in subset A');
+      assert.equal(code128Codewords('>:A>512>7B'), '^104^033^099^012^101^034');
+      assert.equal(code128Codewords('>;123'), '^105^012^100^019');
+      assert.equal(code128Codewords('>;>812'), '^105^102^012');
+    });
+
+    it('zbar reads the subsets’ data back', { skip: skipWithout('zbarimg') }, () => {
+      const png = renderLabel(
+        '^XA^FO20,20^BY2^BCN,80,N^FD>;382436>6CODE128>7ABC^FS^FO20,200^BY2^BCN,80,N^FD12345678^FS^XZ',
+        { widthMm: 100, heightMm: 50 },
+      ).png;
+      assert.deepEqual(zbarTyped(png).sort(), ['CODE-128:12345678', 'CODE-128:382436CODE128ABC']);
+    });
+  });
+});
