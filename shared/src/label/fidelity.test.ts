@@ -37,6 +37,14 @@ describe('measured against Labelary', () => {
     assert.ok(Math.abs(wide.w - 712) <= 8, `${wide.w} dots`);
   });
 
+  it('a QR code placed by ^FO starts the ^BY bar height below the field origin', () => {
+    // 21 modules of 4 dots; the default ^BY height is 10 dots.
+    const plain = inkBox(dots('^XA^FO20,20^BQN,2,4^FDMA,HELLO^FS^XZ'))!;
+    assert.deepEqual([plain.x, plain.y, plain.w, plain.h], [20, 30, 84, 84]);
+    const after = inkBox(dots('^XA^BY3,2,100^FO20,20^BQN,2,4^FDMA,HELLO^FS^XZ'))!;
+    assert.equal(after.y, 120);
+  });
+
   describe('^BC subsets, as the data asks for them', () => {
     it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
       assert.equal(code128Codewords('1234'), '^104^017^018^019^020');

@@ -461,8 +461,11 @@ function drawField(
     if (!isFinite(anchorY)) note(skipped, '^FD');
   }
   const turned = upright.rotate(orientation);
+  // A QR code placed by ^FO starts the ^BY bar height below it (Labelary: 10 dots with the
+  // default ^BY, 100 after ^BY3,2,100), as Zebra's printers shift it.
+  const qrShift = f.kind.type === 'barcode' && f.kind.command === 'BQ' ? f.barHeight : 0;
   if (f.baseline) {
     const [ax, ay] = rotatePoint(orientation, 0, anchorY, upright.width, upright.height);
     label.draw(turned, f.x - ax, f.y - ay, reverse);
-  } else label.draw(turned, f.x, f.y, reverse);
+  } else label.draw(turned, f.x, f.y + qrShift, reverse);
 }
