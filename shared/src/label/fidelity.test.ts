@@ -45,6 +45,18 @@ describe('measured against Labelary', () => {
     assert.equal(after.y, 120);
   });
 
+  it('a label wider than its ^PW centres the printed width; with ^POI the whole label turns', () => {
+    // 100 mm at 203 dpi is 799 dots; ^PW700 leaves 99: 49 dots on the left.
+    const at = (zpl: string) => inkBox(dots(zpl))!;
+    assert.equal(at('^XA^PW700^FO0,0^GB10,10,10^FS^XZ').x, 49);
+    // Turned: the box's far corner is at 699 of the printed width, which now starts 50 dots in.
+    const turned = at('^XA^PW700^POI^FO0,0^GB10,10,10^FS^XZ');
+    assert.equal(turned.x + turned.w, 799 - 49);
+    // Without a width asked for, the label is the ^PW wide, drawn from its left edge.
+    const own = inkBox(readPng(renderLabel('^XA^PW700^FO0,0^GB10,10,10^FS^XZ').png))!;
+    assert.equal(own.x, 0);
+  });
+
   describe('^BC subsets, as the data asks for them', () => {
     it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
       assert.equal(code128Codewords('1234'), '^104^017^018^019^020');
