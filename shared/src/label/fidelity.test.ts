@@ -57,6 +57,15 @@ describe('measured against Labelary', () => {
     assert.equal(own.x, 0);
   });
 
+  it('a format of settings only feeds no label; its ^LH stays set for the next format', () => {
+    const content = '^XA^LH0,20^PON^XZ^XA^FO10,10^GB30,30,30^FS^XZ';
+    const r = renderLabel(content, { widthMm: 50, heightMm: 50 });
+    assert.equal(r.labelCount, 1);
+    assert.deepEqual(inkBox(readPng(r.png)), { x: 10, y: 30, w: 30, h: 30 });
+    // Content that draws nothing at all still shows one blank label.
+    assert.equal(renderLabel('^XA^LH0,20^XZ^XA^PW400^XZ').labelCount, 2);
+  });
+
   describe('^BC subsets, as the data asks for them', () => {
     it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
       assert.equal(code128Codewords('1234'), '^104^017^018^019^020');

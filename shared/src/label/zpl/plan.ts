@@ -13,6 +13,8 @@ export interface ZplBlock {
   /** The label's width and length in dots (^PW, ^LL), as in force when it printed. */
   width?: number;
   length?: number;
+  /** The ^LH parameters in force when the format began (^LH stays set from format to format). */
+  home?: string;
 }
 
 export interface ZplPlan {
@@ -30,16 +32,33 @@ export function objectName(name: string): string {
     .toUpperCase();
 }
 
+/** Commands that put something on the label (a field's data, a graphic, a recalled image). */
+const DRAWING = new Set([
+  '^FD',
+  '^FV',
+  '^SN',
+  '^GB',
+  '^GC',
+  '^GD',
+  '^GE',
+  '^GF',
+  '^GS',
+  '^XG',
+  '^IL',
+]);
+
 export function planZpl(commands: ZplCommand[]): ZplPlan {
   const graphics = new Map<string, Bitmap>();
   const formats = new Map<string, ZplCommand[]>();
-  const blocks: ZplBlock[] = [];
+  let blocks: ZplBlock[] = [];
   const warnings: string[] = [];
   let block: ZplCommand[] | undefined;
   let format: { name: string; commands: ZplCommand[] } | undefined;
   let copies = 1;
   let width: number | undefined;
   let length: number | undefined;
+  let home: string | undefined;
+  let homeAtStart: string | undefined;
   for (const command of commands) {
     const name = command.name;
     if (name === '~DG') {
@@ -60,6 +79,7 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
       continue;
     }
     if (name === '^XA') {
+      homeAtStart = home;
       block = [];
       format = undefined;
       copies = 1;
@@ -74,6 +94,7 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
           copies,
           ...(width ? { width } : {}),
           ...(length ? { length } : {}),
+          ...(homeAtStart !== undefined ? { home: homeAtStart } : {}),
         });
       block = undefined;
       format = undefined;
@@ -98,9 +119,14 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
       if (Number.isFinite(q) && q >= 1) copies = Math.min(Math.floor(q), 99_999_999);
     }
     if (name === '^PW') width = Number(splitParams(command.params)[0]) || width;
+    if (name === '^LH') home = command.params;
     if (name === '^LL') length = Number(splitParams(command.params)[0]) || length;
     block.push(command);
   }
+  // A format of settings only (^XA^PON^LH0,20^JUS^XZ before the label) feeds no label, as on the
+  // printer (and in Labelary); content that draws nothing at all still shows one blank label.
+  const printing = blocks.filter((b) => b.commands.some((c) => DRAWING.has(c.name)));
+  if (printing.length > 0 && printing.length < blocks.length) blocks = printing;
   return {
     blocks,
     graphics,

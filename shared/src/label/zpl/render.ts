@@ -84,7 +84,8 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   const skipped: string[] = [];
   const warnings: string[] = [];
   const fields: Field[] = [];
-  let home = { x: 0, y: 0 };
+  const startHome = splitParams(block.home ?? '');
+  let home = { x: Number(startHome[0]) || 0, y: Number(startHome[1]) || 0 };
   let shift = { x: 0, y: 0 };
   let fw: Orientation = 'N';
   let defaultFont: FontRequest = { name: 'A', height: 9, width: 5 };
