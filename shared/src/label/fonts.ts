@@ -75,8 +75,13 @@ function font0(): Font {
   return scalable;
 }
 
-/** Font 0's baseline sits this far down its cell (caps fill about 73 % of the cell, as the printer's do). */
-const FONT0_ASCENT = 0.8;
+/**
+ * Font 0's baseline sits this far down its cell, and its outlines are drawn this much larger than
+ * the cell's em: the printer's capitals are 0.76 of the cell high and start at its top (Labelary,
+ * 30 to 190 dots), DejaVu's are 0.73 of its em.
+ */
+const FONT0_ASCENT = 0.76;
+const FONT0_CAP = 1.04;
 
 /**
  * DejaVu Sans Condensed Bold is wider than the printer's font 0: a line of font 0 `h` dots high
@@ -145,8 +150,9 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
   if (glyph) return glyph;
   const font = font0();
   const g = font.charToGlyph(char);
-  const sx = (width / height) * FONT0_WIDTH;
-  const rings = flatten(g.getPath(0, 0, height).commands).map((ring) =>
+  const sx = ((width / height) * FONT0_WIDTH) / FONT0_CAP;
+  const size = height * FONT0_CAP;
+  const rings = flatten(g.getPath(0, 0, size).commands).map((ring) =>
     ring.map((v, i) => (i % 2 === 0 ? v * sx : v)),
   );
   let minX = Infinity;
@@ -161,7 +167,7 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
       maxY = Math.max(maxY, ring[i + 1]!);
     }
   }
-  const advance = (((g.advanceWidth ?? font.unitsPerEm / 2) * height) / font.unitsPerEm) * sx;
+  const advance = (((g.advanceWidth ?? font.unitsPerEm / 2) * size) / font.unitsPerEm) * sx;
   if (rings.length === 0) {
     glyph = { bitmap: new Bitmap(0, 0), left: 0, top: 0, advance };
   } else {
