@@ -66,6 +66,24 @@ describe('measured against Labelary', () => {
     assert.equal(renderLabel('^XA^LH0,20^XZ^XA^PW400^XZ').labelCount, 2);
   });
 
+  it('the interpretation line: monospaced, 6 modules a character, ink 7 dots under the bars or ending 13 above them', () => {
+    const region = (d: ReturnType<typeof dots>, y0: number, y1: number) =>
+      inkBox({ ...d, data: d.data.map((v, i) => (i >= y0 * d.width && i < y1 * d.width ? v : 0)) });
+    // ^BY2, bars 50 high from row 100: rows 100-149.
+    const below = dots('^XA^FO100,100^BY2^BCN,50,Y,N^FD>;12345678^FS^XZ');
+    const bars = region(below, 100, 150)!;
+    const line = region(below, 150, 300)!;
+    assert.equal(line.y, 150 + 6);
+    assert.ok(line.h >= 13 && line.h <= 16, `about 7 modules high (${line.h})`);
+    // 8 characters 12 dots apart, centred under the bars.
+    assert.ok(line.w > 7 * 12 && line.w <= 8 * 12, `${line.w} dots`);
+    assert.ok(Math.abs(line.x + line.w / 2 - (bars.x + bars.w / 2)) <= 2);
+    const above = dots('^XA^FO100,100^BY2^BCN,50,Y,Y^FD>;12345678^FS^XZ');
+    assert.equal(region(above, 100, 300)!.y, 100, 'the bars stay at the field origin');
+    const over = region(above, 0, 100)!;
+    assert.equal(over.y + over.h, 100 - 13);
+  });
+
   describe('^BC subsets, as the data asks for them', () => {
     it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
       assert.equal(code128Codewords('1234'), '^104^017^018^019^020');

@@ -12,7 +12,12 @@ import {
   drawQr,
   drawStacked,
 } from '../barcodes.js';
-import { gs1CheckDigit, upcaToUpce, withInterpretation } from '../interpretation.js';
+import {
+  gs1CheckDigit,
+  upcaToUpce,
+  withInterpretation,
+  zplInterpretation,
+} from '../interpretation.js';
 
 export interface BarcodeDefaults {
   /** ^BY module width, wide-to-narrow ratio and height. */
@@ -26,6 +31,8 @@ export interface DrawnBarcode {
   bitmap: Bitmap;
   /** The row just below the bars: where ^FT puts its y. */
   barsBottom: number;
+  /** The row the bars start at (below an interpretation line above them): where ^FO puts its y. */
+  barsTop?: number;
 }
 
 /** The barcode commands this module draws. */
@@ -205,6 +212,10 @@ export function drawZplBarcode(
       height: num(heightParam, d.height),
     });
     if (!yes(printLine, lineDefault)) return { bitmap: bars, barsBottom: bars.height };
+    // EAN and UPC print their digits in groups beside the guard bars: not this line.
+    if (!/^(ean|upc)/.test(bcid)) {
+      return zplInterpretation(bars, readable, d.module, yes(above, false));
+    }
     return withInterpretation(bars, readable, d.module, yes(above, false));
   };
   switch (command) {

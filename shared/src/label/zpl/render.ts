@@ -414,6 +414,7 @@ function drawField(
   let upright: Bitmap;
   let anchorY: number; // the ^FT anchor's row in the upright bitmap
   let orientation = f.orientation;
+  let barsTop = 0; // ^FO puts the bars (not a line of text above them) at its y
   const text = () => {
     let value = data ?? '';
     if (f.serial) value = serialValue(value, f.serial.step, copy, f.serial.pad);
@@ -433,6 +434,7 @@ function drawField(
       });
       upright = drawn.bitmap;
       anchorY = drawn.barsBottom;
+      barsTop = orientation === 'N' ? (drawn.barsTop ?? 0) : 0;
     } catch (error) {
       const reason =
         error instanceof BarcodeDataError ? error.message : String((error as Error).message);
@@ -468,5 +470,5 @@ function drawField(
   if (f.baseline) {
     const [ax, ay] = rotatePoint(orientation, 0, anchorY, upright.width, upright.height);
     label.draw(turned, f.x - ax, f.y - ay, reverse);
-  } else label.draw(turned, f.x, f.y + qrShift, reverse);
+  } else label.draw(turned, f.x, f.y + qrShift - barsTop, reverse);
 }
