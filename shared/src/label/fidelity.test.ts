@@ -35,6 +35,11 @@ describe('measured against Labelary', () => {
       dots('^XA^FO10,10^A0N,27,36^FD9632 0804 0 (020 004 4387) 5 02 1710 5382 8143^FS^XZ'),
     )!;
     assert.ok(Math.abs(wide.w - 712) <= 8, `${wide.w} dots`);
+    // Capitals and figures at 40 dots: "REF1 F00B47" is 209 dots wide in Labelary, its ink from
+    // the field's top row down 31 rows.
+    const caps = inkBox(dots('^XA^FO100,100^A0N,40,40^FDREF1 F00B47^FS^XZ'))!;
+    assert.ok(Math.abs(caps.w - 209) <= 3, `${caps.w} dots`);
+    assert.deepEqual([caps.y, caps.h], [100, 31]);
   });
 
   it('a QR code placed by ^FO starts the ^BY bar height below the field origin', () => {

@@ -90,6 +90,12 @@ const FONT0_CAP = 1.04;
  */
 const FONT0_WIDTH = 0.783;
 
+/**
+ * Triumvirate's capitals are wider beside its lower case and figures than DejaVu's: A-Z are drawn
+ * 5 % wider (fitted on Labelary's 49 carrier labels: median difference 3.65 % → 3.30 %).
+ */
+const FONT0_CAPITALS = 1.05;
+
 interface ScaledGlyph {
   bitmap: Bitmap;
   /** Left edge of the bitmap relative to the pen. */
@@ -150,7 +156,8 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
   if (glyph) return glyph;
   const font = font0();
   const g = font.charToGlyph(char);
-  const sx = ((width / height) * FONT0_WIDTH) / FONT0_CAP;
+  const sx =
+    (((width / height) * FONT0_WIDTH) / FONT0_CAP) * (/[A-Z]/.test(char) ? FONT0_CAPITALS : 1);
   const size = height * FONT0_CAP;
   const rings = flatten(g.getPath(0, 0, size).commands).map((ring) =>
     ring.map((v, i) => (i % 2 === 0 ? v * sx : v)),
