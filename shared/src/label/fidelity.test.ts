@@ -89,6 +89,22 @@ describe('measured against Labelary', () => {
     assert.equal(over.y + over.h, 100 - 13);
   });
 
+  it('^FO x,y,1 right-justifies the field: it ends at x', () => {
+    const left = inkBox(dots('^XA^FO400,100^GB120,40,40^FS^XZ'))!;
+    assert.equal(left.x, 400);
+    const right = inkBox(dots('^XA^FO400,100,1^GB120,40,40^FS^XZ'))!;
+    assert.deepEqual([right.x, right.x + right.w], [280, 400]);
+  });
+
+  it('in millimetres (^MUM), ^PW, ^BY’s module and a barcode’s height are millimetres too', () => {
+    const r = renderLabel('^XA^MUM^PW50^LL25^FO5,5^BY0.25^BCN,10,N^FD>:AB^FS^XZ');
+    // 50 mm and 25 mm at 8 dots/mm.
+    assert.deepEqual([r.width, r.height], [400, 200]);
+    const box = inkBox(readPng(r.png))!;
+    // 0.25 mm is 2 dots a module (57 modules), 10 mm is 80 dots, at 5 mm (40 dots) in.
+    assert.deepEqual(box, { x: 40, y: 40, w: 57 * 2, h: 80 });
+  });
+
   describe('^BC subsets, as the data asks for them', () => {
     it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
       assert.equal(code128Codewords('1234'), '^104^017^018^019^020');

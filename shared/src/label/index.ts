@@ -99,7 +99,7 @@ export function renderLabel(
   let skipped: string[];
   let warnings: string[];
   if (language === 'zpl') {
-    const plan = planZpl(parseZpl(text));
+    const plan = planZpl(parseZpl(text), dpmm);
     labelCount = plan.labelCount;
     if (index >= labelCount)
       throw new RangeError(`index: label ${index} asked for, the content prints ${labelCount}`);

@@ -47,7 +47,18 @@ const DRAWING = new Set([
   '^IL',
 ]);
 
-export function planZpl(commands: ZplCommand[]): ZplPlan {
+/** Dots per ^MU unit: D (dots, or a dpi conversion `^MUD,150,300`), M (mm) or I (inches). */
+export function unitDots(params: string, dpmm: number): number {
+  const p = splitParams(params);
+  const u = (p[0] || 'D').toUpperCase();
+  if (u === 'I') return dpmm * 25.4;
+  if (u === 'M') return dpmm;
+  const from = Number(p[1]);
+  const to = Number(p[2]);
+  return from > 0 && to > 0 ? to / from : 1;
+}
+
+export function planZpl(commands: ZplCommand[], dpmm = 8): ZplPlan {
   const graphics = new Map<string, Bitmap>();
   const formats = new Map<string, ZplCommand[]>();
   let blocks: ZplBlock[] = [];
@@ -58,6 +69,7 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
   let width: number | undefined;
   let length: number | undefined;
   let home: string | undefined;
+  let unit = 1; // dots per ^MU unit: ^PW and ^LL are in the format's units
   let homeAtStart: string | undefined;
   for (const command of commands) {
     const name = command.name;
@@ -80,6 +92,7 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
     }
     if (name === '^XA') {
       homeAtStart = home;
+      unit = 1;
       block = [];
       format = undefined;
       copies = 1;
@@ -118,9 +131,11 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
       const q = Number(splitParams(command.params)[0]);
       if (Number.isFinite(q) && q >= 1) copies = Math.min(Math.floor(q), 99_999_999);
     }
-    if (name === '^PW') width = Number(splitParams(command.params)[0]) || width;
+    if (name === '^MU') unit = unitDots(command.params, dpmm);
+    if (name === '^PW') width = Math.round(Number(splitParams(command.params)[0]) * unit) || width;
     if (name === '^LH') home = command.params;
-    if (name === '^LL') length = Number(splitParams(command.params)[0]) || length;
+    if (name === '^LL')
+      length = Math.round(Number(splitParams(command.params)[0]) * unit) || length;
     block.push(command);
   }
   // A format of settings only (^XA^PON^LH0,20^JUS^XZ before the label) feeds no label, as on the

@@ -12,7 +12,7 @@ import { decodeField, drawBlock, zplCharset, type FieldBlock } from '../text.js'
 import { drawZplBarcode, ZPL_BARCODES } from './barcodes.js';
 import { decodeGf } from './graphics.js';
 import { splitParams } from './parse.js';
-import { objectName, type ZplBlock } from './plan.js';
+import { objectName, unitDots, type ZplBlock } from './plan.js';
 
 export interface ZplDrawContext {
   dpmm: number;
@@ -40,6 +40,8 @@ interface Field {
   y: number;
   positioned: boolean;
   baseline: boolean;
+  /** ^FO/^FT's third parameter 1: the field ends at x (right-justified) instead of starting there. */
+  right?: boolean;
   font?: FontRequest & { orientation?: Orientation };
   block?: FieldBlock;
   hex?: string;
@@ -63,6 +65,12 @@ const NOT_DRAWN = new Set(
     '~WC ^HH ^HW ^HG ^HT ~HQ ^ID ^IS ^XB ^PQ ^FC ^MC ^MA ^JJ ^JW ~JR ~RO ^XS ^FP ^DF ^XF ~DG ~DY'
   ).split(' '),
 );
+
+/** Which parameter of a linear barcode command is its height. */
+const HEIGHT_PARAM: Record<string, number> = Object.fromEntries([
+  ...'BC BE B8 BU B9 BA B2 BI BJ BL BS BZ B5'.split(' ').map((c) => [c, 1]),
+  ...'B3 BK B1 BM BP'.split(' ').map((c) => [c, 2]),
+]);
 
 const ORIENTATIONS = new Set(['N', 'R', 'I', 'B']);
 const orientationOf = (v: string | undefined, fallback: Orientation): Orientation => {
@@ -146,6 +154,9 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
     }
     if (name[0] === '^' && ZPL_BARCODES.has(code)) {
       const f = current();
+      // A linear barcode's height is in the format's units (^MUM: ^BCN,15 is 15 mm).
+      const at = HEIGHT_PARAM[code];
+      if (at !== undefined && unit !== 1 && p[at]) p[at] = String(dots(p[at]));
       f.kind = { type: 'barcode', command: code, params: p };
       // ^BY in force when the barcode command comes (it may follow the field's ^FO).
       f.module = by.module;
@@ -164,6 +175,7 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         f.y = dots(p[1]) + home.y + shift.y;
         f.positioned = true;
         f.baseline = name === '^FT';
+        f.right = p[2] === '1';
         break;
       }
       case '^FD':
@@ -233,7 +245,8 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
       }
       case '^BY':
         by = {
-          module: Math.max(1, Number(p[0]) || by.module),
+          // ^BY's module width is in the format's units too (^MUM: ^BY0.35 is 0.35 mm, 3 dots).
+          module: Math.max(1, dots(p[0], by.module) || by.module),
           ratio: Math.min(3, Math.max(2, Number(p[1]) || by.ratio)),
           height: dots(p[2], by.height),
         };
@@ -241,18 +254,9 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
       case '^CI':
         ci = Number(p[0]) || 0;
         break;
-      case '^MU': {
-        const u = (p[0] || 'D').toUpperCase();
-        const dpi = ctx.dpmm * 25.4;
-        if (u === 'I') unit = dpi;
-        else if (u === 'M') unit = ctx.dpmm;
-        else {
-          const from = Number(p[1]);
-          const to = Number(p[2]);
-          unit = from > 0 && to > 0 ? to / from : 1;
-        }
+      case '^MU':
+        unit = unitDots(params, ctx.dpmm);
         break;
-      }
       case '^LH':
         home = { x: dots(p[0]), y: dots(p[1]) };
         break;
@@ -464,11 +468,13 @@ function drawField(
     if (!isFinite(anchorY)) note(skipped, '^FD');
   }
   const turned = upright.rotate(orientation);
+  // Right-justified (^FO x,y,1), upright fields end at x.
+  const fx = f.right && orientation === 'N' ? f.x - turned.width : f.x;
   // A QR code placed by ^FO starts the ^BY bar height below it (Labelary: 10 dots with the
   // default ^BY, 100 after ^BY3,2,100), as Zebra's printers shift it.
   const qrShift = f.kind.type === 'barcode' && f.kind.command === 'BQ' ? f.barHeight : 0;
   if (f.baseline) {
     const [ax, ay] = rotatePoint(orientation, 0, anchorY, upright.width, upright.height);
-    label.draw(turned, f.x - ax, f.y - ay, reverse);
-  } else label.draw(turned, f.x, f.y + qrShift - barsTop, reverse);
+    label.draw(turned, fx - ax, f.y - ay, reverse);
+  } else label.draw(turned, fx, f.y + qrShift - barsTop, reverse);
 }
