@@ -89,6 +89,13 @@ describe('measured against Labelary', () => {
     assert.equal(over.y + over.h, 100 - 13);
   });
 
+  it('font 0’s hyphen is the printer’s long dash: 0.58 of the width in ink, 0.93 in advance', () => {
+    const one = inkBox(dots('^XA^FO100,100^A0N,90,90^FD-^FS^XZ'))!;
+    assert.ok(Math.abs(one.x - 116) <= 1 && Math.abs(one.w - 52) <= 1, `${one.x} ${one.w}`);
+    const two = inkBox(dots('^XA^FO100,100^A0N,90,90^FD--^FS^XZ'))!;
+    assert.ok(Math.abs(two.w - (84 + 52)) <= 2, `${two.w}`);
+  });
+
   it('^FO x,y,1 right-justifies the field: it ends at x', () => {
     const left = inkBox(dots('^XA^FO400,100^GB120,40,40^FS^XZ'))!;
     assert.equal(left.x, 400);
