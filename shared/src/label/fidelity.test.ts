@@ -96,6 +96,19 @@ describe('measured against Labelary', () => {
     assert.ok(Math.abs(two.w - (84 + 52)) <= 2, `${two.w}`);
   });
 
+  it('bitmap font A at 3 × is a smooth monospaced face 18 dots a letter, where Labelary draws it', () => {
+    // Labelary: "John Doe" at ^CFA,30 from ^FO50,300 inks x 52-190, y 299-320.
+    const box = inkBox(dots('^XA^CFA,30^FO50,300^FDJohn Doe^FS^XZ'))!;
+    const [x0, x1, y0, y1] = [box.x, box.x + box.w - 1, box.y, box.y + box.h - 1];
+    for (const [got, want] of [
+      [x0, 52],
+      [x1, 190],
+      [y0, 299],
+      [y1, 320],
+    ])
+      assert.ok(Math.abs(got! - want!) <= 1, `${[x0, x1, y0, y1].join(' ')}`);
+  });
+
   it('^FO x,y,1 right-justifies the field: it ends at x', () => {
     const left = inkBox(dots('^XA^FO400,100^GB120,40,40^FS^XZ'))!;
     assert.equal(left.x, 400);

@@ -1,6 +1,6 @@
 /** Human-readable lines under (or above) linear barcodes, shared by ZPL and EPL. */
 import { Bitmap } from './bitmap.js';
-import { drawCellFont, drawText } from './fonts.js';
+import { drawMonoCells, drawText } from './fonts.js';
 
 /** Gap in dots between the bars and the text. */
 const GAP = 2;
@@ -37,7 +37,7 @@ export function withInterpretation(
 }
 
 /**
- * ZPL's interpretation line as Labelary draws it: a monospaced regular face, characters 6 modules
+ * ZPL's interpretation line as Labelary draws it: a monospaced regular face (the bitmap fonts'), characters 6 modules
  * apart and about 7.3 modules high (14 dots at ^BY2, 36 at ^BY5), centred under the bars with its
  * ink starting 7 dots below them; above the bars (^BC's f = Y), its ink ends 13 dots above them
  * and the bars stay at the field origin: `barsTop` is how far down the bitmap they start.
@@ -49,9 +49,10 @@ export function zplInterpretation(
   above: boolean,
 ): { bitmap: Bitmap; barsBottom: number; barsTop: number } {
   const m = Math.max(1, Math.round(module));
-  const line = drawCellFont(
+  const h = Math.round(8.9 * m);
+  const line = drawMonoCells(
     text,
-    { h: Math.round(9.75 * m), w: 5 * m, gap: m, baseline: 0 },
+    { h, w: 5 * m, gap: m, baseline: Math.round(7.6 * m) },
     1,
     1,
   ).bitmap;
