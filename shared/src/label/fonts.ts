@@ -75,8 +75,26 @@ function font0(): Font {
   return scalable;
 }
 
-/** Font 0's baseline sits this far down its cell (caps fill about 73 % of the cell, as the printer's do). */
-const FONT0_ASCENT = 0.8;
+/**
+ * Font 0's baseline sits this far down its cell, and its outlines are drawn this much larger than
+ * the cell's em: the printer's capitals are 0.76 of the cell high and start at its top (Labelary,
+ * 30 to 190 dots), DejaVu's are 0.73 of its em.
+ */
+const FONT0_ASCENT = 0.76;
+const FONT0_CAP = 1.04;
+
+/**
+ * DejaVu Sans Condensed Bold is wider than the printer's font 0: a line of font 0 `h` dots high
+ * and `w` wide takes 0.783 of DejaVu's advance at `w` (measured on Labelary's renders, the same
+ * for 30/30 and 27/36 fields), so glyphs and advances are narrowed by this factor.
+ */
+const FONT0_WIDTH = 0.783;
+
+/**
+ * Triumvirate's capitals are wider beside its lower case and figures than DejaVu's: A-Z are drawn
+ * 5 % wider (fitted on Labelary's 49 carrier labels: median difference 3.65 % → 3.30 %).
+ */
+const FONT0_CAPITALS = 1.05;
 
 interface ScaledGlyph {
   bitmap: Bitmap;
@@ -138,8 +156,10 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
   if (glyph) return glyph;
   const font = font0();
   const g = font.charToGlyph(char);
-  const sx = width / height;
-  const rings = flatten(g.getPath(0, 0, height).commands).map((ring) =>
+  const sx =
+    (((width / height) * FONT0_WIDTH) / FONT0_CAP) * (/[A-Z]/.test(char) ? FONT0_CAPITALS : 1);
+  const size = height * FONT0_CAP;
+  const rings = flatten(g.getPath(0, 0, size).commands).map((ring) =>
     ring.map((v, i) => (i % 2 === 0 ? v * sx : v)),
   );
   let minX = Infinity;
@@ -154,7 +174,19 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
       maxY = Math.max(maxY, ring[i + 1]!);
     }
   }
-  const advance = (((g.advanceWidth ?? font.unitsPerEm / 2) * height) / font.unitsPerEm) * sx;
+  let advance = (((g.advanceWidth ?? font.unitsPerEm / 2) * size) / font.unitsPerEm) * sx;
+  if (char === '-' && maxX > minX) {
+    // The printer's hyphen is a long dash: 0.58 of the width in ink, 0.18 in from the pen, 0.93
+    // of the width in advance (Labelary, "G-FAM" at 90 dots).
+    const k = (0.58 * width) / (maxX - minX);
+    const shift = 0.18 * width;
+    const from = minX;
+    for (const ring of rings)
+      for (let i = 0; i < ring.length; i += 2) ring[i] = (ring[i]! - from) * k + shift;
+    minX = shift;
+    maxX = shift + 0.58 * width;
+    advance = 0.93 * width;
+  }
   if (rings.length === 0) {
     glyph = { bitmap: new Bitmap(0, 0), left: 0, top: 0, advance };
   } else {
@@ -253,11 +285,79 @@ export function drawCellFont(text: string, spec: CellFont, mx: number, my: numbe
   return { bitmap, baseline: spec.baseline * my };
 }
 
+let monospaced: Font | undefined;
+function monoFont(): Font {
+  if (!monospaced) {
+    const file = readFileSync(new URL('../../fonts/DejaVuSansMono.ttf', import.meta.url));
+    monospaced = opentype.parse(
+      file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength),
+    );
+  }
+  return monospaced;
+}
+
+/** DejaVu Sans Mono's advance, in ems. */
+const MONO_ADVANCE = 0.602;
+
+/**
+ * ZPL's bitmap fonts A-H as Labelary draws them: a monospaced sans (DejaVu Sans Mono) sized so
+ * that its advance is the magnified cell's pitch, (w + gap) × mx dots, on the cell's baseline
+ * (the font matrix's, magnified); a taller magnification stretches it vertically.
+ */
+export function drawMonoCells(text: string, spec: CellFont, mx: number, my: number): TextBitmap {
+  const font = monoFont();
+  const pitch = (spec.w + spec.gap) * mx;
+  const emX = pitch / MONO_ADVANCE;
+  const emY = (emX * (my * spec.h)) / (mx * (spec.w + spec.gap)) / 1.5;
+  const baseline = spec.baseline * my;
+  const chars = [...text];
+  // Each letter is centred in its pitch: the last one's ink may reach into the gap after it.
+  const bitmap = new Bitmap(Math.max(1, chars.length * pitch), spec.h * my);
+  chars.forEach((c, i) => {
+    const key = `mono${c}\u0000${emX}\u0000${emY}`;
+    let glyph = glyphCache.get(key);
+    if (!glyph) {
+      const rings = flatten(font.charToGlyph(c).getPath(0, 0, emY).commands).map((ring) =>
+        ring.map((v, k) => (k % 2 === 0 ? (v * emX) / emY : v)),
+      );
+      glyph = ringsGlyph(rings, pitch);
+      glyphCache.set(key, glyph);
+    }
+    bitmap.draw(glyph.bitmap, i * pitch + glyph.left, baseline + glyph.top);
+  });
+  return { bitmap, baseline };
+}
+
+/** Outline rings (dots, y down from the baseline) filled into a glyph bitmap. */
+function ringsGlyph(rings: number[][], advance: number): ScaledGlyph {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const ring of rings) {
+    for (let i = 0; i < ring.length; i += 2) {
+      minX = Math.min(minX, ring[i]!);
+      maxX = Math.max(maxX, ring[i]!);
+      minY = Math.min(minY, ring[i + 1]!);
+      maxY = Math.max(maxY, ring[i + 1]!);
+    }
+  }
+  if (rings.length === 0) return { bitmap: new Bitmap(0, 0), left: 0, top: 0, advance };
+  const left = Math.floor(minX);
+  const top = Math.floor(minY);
+  const bitmap = new Bitmap(Math.ceil(maxX) - left + 1, Math.ceil(maxY) - top + 1);
+  fillPolygons(
+    bitmap,
+    rings.map((ring) => ring.map((v, i) => v - (i % 2 === 0 ? left : top))),
+  );
+  return { bitmap, left, top, advance };
+}
+
 function drawBitmapFont(text: string, name: string, height: number, width: number): TextBitmap {
   const spec = BITMAP_FONTS[name]!;
   const my = Math.max(1, Math.min(10, Math.round(height / spec.h) || 1));
   const mx = width > 0 ? Math.max(1, Math.min(10, Math.round(width / spec.w) || 1)) : my;
-  return drawCellFont(text, spec, mx, my);
+  return drawMonoCells(text, spec, mx, my);
 }
 
 /** Whether a ZPL font name is one of the built-in bitmap fonts (else it is drawn as font 0). */

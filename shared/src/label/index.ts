@@ -3,7 +3,7 @@
  * (content in, PNG out). `renderLabel` also says how many labels the content prints and which
  * commands it did not draw.
  */
-import { LABEL_MAX_DOTS, type Bitmap } from './bitmap.js';
+import { Bitmap, LABEL_MAX_DOTS } from './bitmap.js';
 import { drawEplLabel, planEpl } from './epl/render.js';
 import { encodeLabelPng } from './png.js';
 import { parseZpl } from './zpl/parse.js';
@@ -99,7 +99,7 @@ export function renderLabel(
   let skipped: string[];
   let warnings: string[];
   if (language === 'zpl') {
-    const plan = planZpl(parseZpl(text));
+    const plan = planZpl(parseZpl(text), dpmm);
     labelCount = plan.labelCount;
     if (index >= labelCount)
       throw new RangeError(`index: label ${index} asked for, the content prints ${labelCount}`);
@@ -110,14 +110,26 @@ export function renderLabel(
     const width = sizeInDots(options.widthMm, block.width, 4, dpmm);
     const height = sizeInDots(options.heightMm, block.length, 6, dpmm);
     checkSize(width, height);
+    // A label wider than its ^PW: the printed width is centred on it, as Labelary draws it (^PO
+    // I then turns the whole label, so the printed width lands on the other side of centre).
+    const printed =
+      block.width && options.widthMm !== undefined && block.width < width ? block.width : width;
     const drawn = drawZplLabel(block, n, {
       dpmm,
-      width,
+      width: printed,
       height,
       graphics: plan.graphics,
       fromBytes,
     });
     bitmap = drawn.bitmap;
+    if (printed !== width) {
+      const paper = new Bitmap(width, height);
+      const left = Math.floor((width - printed) / 2);
+      const po = block.commands.filter((c) => c.name === '^PO').pop();
+      const turned = po?.params.trim().toUpperCase().startsWith('I');
+      paper.draw(bitmap, turned ? width - printed - left : left, 0);
+      bitmap = paper;
+    }
     skipped = drawn.skipped;
     warnings = [...plan.warnings, ...drawn.warnings];
   } else {

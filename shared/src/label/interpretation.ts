@@ -1,6 +1,6 @@
 /** Human-readable lines under (or above) linear barcodes, shared by ZPL and EPL. */
 import { Bitmap } from './bitmap.js';
-import { drawText } from './fonts.js';
+import { drawMonoCells, drawText } from './fonts.js';
 
 /** Gap in dots between the bars and the text. */
 const GAP = 2;
@@ -34,6 +34,52 @@ export function withInterpretation(
   out.draw(bars, barsX, 0);
   out.draw(line, textX, bars.height + GAP);
   return { bitmap: out, barsBottom: bars.height };
+}
+
+/**
+ * ZPL's interpretation line as Labelary draws it: a monospaced regular face (the bitmap fonts'), characters 6 modules
+ * apart and about 7.3 modules high (14 dots at ^BY2, 36 at ^BY5), centred under the bars with its
+ * ink starting 7 dots below them; above the bars (^BC's f = Y), its ink ends 13 dots above them
+ * and the bars stay at the field origin: `barsTop` is how far down the bitmap they start.
+ */
+export function zplInterpretation(
+  bars: Bitmap,
+  text: string,
+  module: number,
+  above: boolean,
+): { bitmap: Bitmap; barsBottom: number; barsTop: number } {
+  const m = Math.max(1, Math.round(module));
+  const h = Math.round(8.9 * m);
+  const line = drawMonoCells(
+    text,
+    { h, w: 5 * m, gap: m, baseline: Math.round(7.6 * m) },
+    1,
+    1,
+  ).bitmap;
+  let inkTop = line.height;
+  let inkBottom = -1;
+  for (let y = 0; y < line.height; y++) {
+    if (line.data.subarray(y * line.width, (y + 1) * line.width).includes(1)) {
+      inkTop = Math.min(inkTop, y);
+      inkBottom = y;
+    }
+  }
+  if (inkBottom < 0) return { bitmap: bars, barsBottom: bars.height, barsTop: 0 };
+  const inkHeight = inkBottom - inkTop + 1;
+  const width = Math.max(bars.width, line.width);
+  const barsX = Math.round((width - bars.width) / 2);
+  const textX = Math.round((width - line.width) / 2);
+  if (above) {
+    const barsTop = inkHeight + 13;
+    const out = new Bitmap(width, barsTop + bars.height);
+    out.draw(line, textX, -inkTop);
+    out.draw(bars, barsX, barsTop);
+    return { bitmap: out, barsBottom: out.height, barsTop };
+  }
+  const out = new Bitmap(width, bars.height + 6 + inkHeight);
+  out.draw(bars, barsX, 0);
+  out.draw(line, textX, bars.height + 6 - inkTop);
+  return { bitmap: out, barsBottom: bars.height, barsTop: 0 };
 }
 
 /** The GS1 mod-10 check digit of a string of digits (EAN, UPC, GTIN, SSCC). */

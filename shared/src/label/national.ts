@@ -119,15 +119,14 @@ export function glyphMap(params: string[]): GlyphMap | undefined {
 /**
  * Field text (already decoded from CP850) as the printer draws it under the glyph map: each
  * character goes back to its byte and takes that byte's glyph. Characters CP850 has not are kept.
- * `bitmapFont`: the bitmap fonts' cells (Terminus) have no overline (‾), so it is drawn as the
- * macron (¯), the same high bar; the Dutch ĳ has no cell either and prints the missing-glyph box.
+ * Every font draws every national character (font 0 in DejaVu Sans Condensed Bold, the bitmap
+ * fonts in DejaVu Sans Mono).
  */
-export function applyGlyphMap(text: string, map: GlyphMap, bitmapFont: boolean): string {
+export function applyGlyphMap(text: string, map: GlyphMap): string {
   let out = '';
   for (const c of text) {
     const b = map.bytes.get(c);
-    const g = b === undefined ? c : map.table[b]!;
-    out += bitmapFont && g === '‾' ? '¯' : g;
+    out += b === undefined ? c : map.table[b]!;
   }
   return out;
 }

@@ -321,8 +321,9 @@ describe('text placement and character sets', () => {
     const ft = inkBox(dots('^XA^FT100,200^A0N,50,50^FDH^FS^XZ'))!;
     assert.equal(ft.y + ft.h, 200);
     const fo = inkBox(dots('^XA^FO100,200^A0N,50,50^FDH^FS^XZ'))!;
-    assert.equal(fo.y - ft.y, 40, 'the baseline sits 0.8 of the cell height below ^FO');
-    assert.ok(fo.h >= 35 && fo.h <= 38, `caps about 73 % of the height (${fo.h})`);
+    assert.equal(fo.y - ft.y, 38, 'the baseline sits 0.76 of the cell height below ^FO');
+    assert.ok(fo.h >= 37 && fo.h <= 39, `caps about 76 % of the height (${fo.h})`);
+    assert.ok(fo.y - 200 <= 1, `caps start at the top of the cell (${fo.y})`);
   });
 
   it('^FW and ^A orientations turn the text about its field origin', () => {
@@ -335,10 +336,10 @@ describe('text placement and character sets', () => {
 
   it('^FB wraps at spaces and centres each line in the block', () => {
     const d = dots(
-      '^XA^FO0,0^FB400,3,0,C^A0N,40,40^FDAAAA BBBB CCCC DDDD EEEE FFFF GGGG HHHH^FS^XZ',
+      '^XA^FO0,0^FB300,3,0,C^A0N,40,40^FDAAAA BBBB CCCC DDDD EEEE FFFF GGGG HHHH^FS^XZ',
     );
     const box = inkBox(d)!;
-    assert.ok(Math.abs(box.x + box.w / 2 - 200) <= 3, `centred (${box.x}, ${box.w})`);
+    assert.ok(Math.abs(box.x + box.w / 2 - 150) <= 3, `centred (${box.x}, ${box.w})`);
     assert.ok(box.h > 80 && box.h <= 120, 'three lines at most');
     const breaks = inkBox(dots('^XA^FO0,0^FB400,2,0,L^A0N,40,40^FDA\\&B^FS^XZ'))!;
     assert.ok(breaks.h > 60, '\\& starts a second line');
@@ -347,7 +348,9 @@ describe('text placement and character sets', () => {
   it('bitmap fonts keep their cells: A at twice its 9-dot height fills no more than 18 rows', () => {
     const box = inkBox(dots('^XA^FO10,10^AAN,18,10^FDHELLO^FS^XZ'))!;
     assert.ok(box.h <= 18 && box.h >= 14, `height ${box.h}`);
-    assert.equal(box.w, 5 * 12 - 2, 'five 10-dot cells with 2-dot gaps between them');
+    // Five cells 12 dots apart (10 dots and a 2-dot gap): the letters' ink stays within them.
+    assert.ok(box.x >= 10 && box.x + box.w <= 10 + 5 * 12, `${box.x} + ${box.w}`);
+    assert.ok(box.w > 4 * 12, `${box.w}`);
   });
 
   it('^CI28 decodes UTF-8, from ^FH escapes or from bytes; ^CI27 is CP1252; ^CI0 is CP850', () => {
@@ -466,7 +469,7 @@ describe('^FB justification', () => {
   const text =
     'Keep frozen below minus eighteen degrees and use within three months of packing\\&Made in Haiti';
   const block = (j: string) =>
-    readPng(renderLabel(`^XA^PW600^LL200^FO20,20^A0N,28,28^FB560,4,0,${j}^FD${text}^FS^XZ`).png);
+    readPng(renderLabel(`^XA^PW600^LL200^FO20,20^A0N,28,28^FB450,4,0,${j}^FD${text}^FS^XZ`).png);
   /** The first and last inked column of the dots between rows y and y + h. */
   const span = (d: ReturnType<typeof readPng>, y: number, h: number) => {
     let left = -1;
@@ -484,7 +487,11 @@ describe('^FB justification', () => {
     const line = 28; // font 0 at 28 dots: one line a cell
     for (const n of [0, 1]) {
       const y = 20 + n * line;
-      assert.deepEqual(span(j, y, line), [span(l, y, line)[0], span(r, y, line)[1]], `line ${n}`);
+      const [left, right] = span(j, y, line);
+      assert.equal(left, span(l, y, line)[0], `line ${n} starts as L`);
+      // Font 0's pen moves by fractions of a dot: the last word drawn alone may round one dot
+      // off where it ends inside the whole line.
+      assert.ok(Math.abs(right! - span(r, y, line)[1]!) <= 1, `line ${n} ends as R`);
     }
     // The paragraph's last line ("of packing") and the line after the break stay left-justified.
     for (const n of [2, 3]) {

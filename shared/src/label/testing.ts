@@ -81,10 +81,10 @@ export function zbarTyped(png: Buffer): string[] {
     .sort();
 }
 
-/** The text tesseract reads. */
-export function ocr(png: Buffer): string {
+/** The text tesseract reads (`psm`: its page segmentation mode, 6 = one block of text). */
+export function ocr(png: Buffer, psm = 6): string {
   return withFile(png, (file) => {
-    const r = spawnSync('tesseract', [file, '-', '--psm', '6'], { encoding: 'utf8' });
+    const r = spawnSync('tesseract', [file, '-', '--psm', String(psm)], { encoding: 'utf8' });
     return r.stdout;
   });
 }

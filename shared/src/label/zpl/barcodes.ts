@@ -12,7 +12,12 @@ import {
   drawQr,
   drawStacked,
 } from '../barcodes.js';
-import { gs1CheckDigit, upcaToUpce, withInterpretation } from '../interpretation.js';
+import {
+  gs1CheckDigit,
+  upcaToUpce,
+  withInterpretation,
+  zplInterpretation,
+} from '../interpretation.js';
 import { drawDataBar, drawTlc39 } from './gs1.js';
 
 export interface BarcodeDefaults {
@@ -27,6 +32,8 @@ export interface DrawnBarcode {
   bitmap: Bitmap;
   /** The row just below the bars: where ^FT puts its y. */
   barsBottom: number;
+  /** The row the bars start at (below an interpretation line above them): where ^FO puts its y. */
+  barsTop?: number;
 }
 
 /** The barcode commands this module draws. */
@@ -103,6 +110,65 @@ function code128Text(data: string): { text: string; fnc1: boolean; readable: str
 }
 
 /**
+ * ^BC mode N data as Code 128 codewords (bwip-js's raw form, `^NNN` each), with the subsets the
+ * data asks for: the start code (>9 A, >: B, >; C; B when none is given, as the printer starts)
+ * and the switches (>5 C, >6 B, >7 A), FNC1 (>8). In subset C a lone digit or a character that
+ * is not a digit switches to B. Undefined when a character has no codeword in its subset (the
+ * symbol is then left to bwip-js's own choice of subsets).
+ */
+export function code128Codewords(data: string): string | undefined {
+  let set: 'A' | 'B' | 'C' = 'B';
+  let i = 0;
+  const start = /^>([9:;])/.exec(data);
+  if (start) {
+    set = start[1] === '9' ? 'A' : start[1] === ':' ? 'B' : 'C';
+    i = 2;
+  }
+  const words: number[] = [set === 'A' ? 103 : set === 'B' ? 104 : 105];
+  const literal = (c: string): boolean => {
+    const code = c.charCodeAt(0);
+    if (set === 'C') {
+      words.push(100);
+      set = 'B';
+    }
+    if (set === 'A' && code < 96) words.push(code < 32 ? code + 64 : code - 32);
+    else if (set === 'B' && code >= 32 && code < 128) words.push(code - 32);
+    else return false;
+    return true;
+  };
+  while (i < data.length) {
+    const c = data[i]!;
+    if (c === '>' && i + 1 < data.length) {
+      const n = data[i + 1]!;
+      i += 2;
+      const switches: Record<string, ['A' | 'B' | 'C', number]> = {
+        '5': ['C', 99],
+        '6': ['B', 100],
+        '7': ['A', 101],
+      };
+      if (switches[n] && switches[n][0] !== set) {
+        words.push(switches[n][1]);
+        set = switches[n][0];
+      } else if (n === '8') words.push(102);
+      else if (n === '0' || n === '<') {
+        if (!literal('>')) return undefined;
+      } else if (n === '=') {
+        if (!literal('~')) return undefined;
+      }
+      continue;
+    }
+    if (set === 'C' && /^\d\d$/.test(data.slice(i, i + 2))) {
+      words.push(Number(data.slice(i, i + 2)));
+      i += 2;
+      continue;
+    }
+    if (!literal(c)) return undefined;
+    i++;
+  }
+  return words.map((w) => `^${String(w).padStart(3, '0')}`).join('');
+}
+
+/**
  * ^B4 field data in ASCII: ZPL writes Code 49's shifted characters as `<` (Shift 1) or `>`
  * (Shift 2) before a character of its set (ZPL II Programming Guide, ^B4's table): Shift 2 and a
  * letter is the lower-case letter, Shift 1 and a letter the control character SOH … SUB. Other
@@ -148,6 +214,10 @@ export function drawZplBarcode(
       height: num(heightParam, d.height),
     });
     if (!yes(printLine, lineDefault)) return { bitmap: bars, barsBottom: bars.height };
+    // EAN and UPC print their digits in groups beside the guard bars: not this line.
+    if (!/^(ean|upc)/.test(bcid)) {
+      return zplInterpretation(bars, readable, d.module, yes(above, false));
+    }
     return withInterpretation(bars, readable, d.module, yes(above, false));
   };
   switch (command) {
@@ -163,6 +233,8 @@ export function drawZplBarcode(
         return linear('gs1-128', readable.replace(/\s/g, ''), readable, p[1], p[2], p[3]);
       }
       const c = code128Text(data);
+      const words = mode === 'N' ? code128Codewords(data) : undefined;
+      if (words) return linear('code128', words, c.readable, p[1], p[2], p[3], { raw: true });
       const text = mode === 'D' && !c.text.startsWith('^FNC1') ? `^FNC1${c.text}` : c.text;
       return linear('code128', text, c.readable, p[1], p[2], p[3], {
         parsefnc: c.fnc1 || mode === 'D',

@@ -13,6 +13,8 @@ export interface ZplBlock {
   /** The label's width and length in dots (^PW, ^LL), as in force when it printed. */
   width?: number;
   length?: number;
+  /** The ^LH parameters in force when the format began (^LH stays set from format to format). */
+  home?: string;
 }
 
 export interface ZplPlan {
@@ -30,16 +32,45 @@ export function objectName(name: string): string {
     .toUpperCase();
 }
 
-export function planZpl(commands: ZplCommand[]): ZplPlan {
+/** Commands that put something on the label (a field's data, a graphic, a recalled image). */
+const DRAWING = new Set([
+  '^FD',
+  '^FV',
+  '^SN',
+  '^GB',
+  '^GC',
+  '^GD',
+  '^GE',
+  '^GF',
+  '^GS',
+  '^XG',
+  '^IL',
+]);
+
+/** Dots per ^MU unit: D (dots, or a dpi conversion `^MUD,150,300`), M (mm) or I (inches). */
+export function unitDots(params: string, dpmm: number): number {
+  const p = splitParams(params);
+  const u = (p[0] || 'D').toUpperCase();
+  if (u === 'I') return dpmm * 25.4;
+  if (u === 'M') return dpmm;
+  const from = Number(p[1]);
+  const to = Number(p[2]);
+  return from > 0 && to > 0 ? to / from : 1;
+}
+
+export function planZpl(commands: ZplCommand[], dpmm = 8): ZplPlan {
   const graphics = new Map<string, Bitmap>();
   const formats = new Map<string, ZplCommand[]>();
-  const blocks: ZplBlock[] = [];
+  let blocks: ZplBlock[] = [];
   const warnings: string[] = [];
   let block: ZplCommand[] | undefined;
   let format: { name: string; commands: ZplCommand[] } | undefined;
   let copies = 1;
   let width: number | undefined;
   let length: number | undefined;
+  let home: string | undefined;
+  let unit = 1; // dots per ^MU unit: ^PW and ^LL are in the format's units
+  let homeAtStart: string | undefined;
   for (const command of commands) {
     const name = command.name;
     if (name === '~DG') {
@@ -60,6 +91,8 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
       continue;
     }
     if (name === '^XA') {
+      homeAtStart = home;
+      unit = 1;
       block = [];
       format = undefined;
       copies = 1;
@@ -74,6 +107,7 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
           copies,
           ...(width ? { width } : {}),
           ...(length ? { length } : {}),
+          ...(homeAtStart !== undefined ? { home: homeAtStart } : {}),
         });
       block = undefined;
       format = undefined;
@@ -97,10 +131,17 @@ export function planZpl(commands: ZplCommand[]): ZplPlan {
       const q = Number(splitParams(command.params)[0]);
       if (Number.isFinite(q) && q >= 1) copies = Math.min(Math.floor(q), 99_999_999);
     }
-    if (name === '^PW') width = Number(splitParams(command.params)[0]) || width;
-    if (name === '^LL') length = Number(splitParams(command.params)[0]) || length;
+    if (name === '^MU') unit = unitDots(command.params, dpmm);
+    if (name === '^PW') width = Math.round(Number(splitParams(command.params)[0]) * unit) || width;
+    if (name === '^LH') home = command.params;
+    if (name === '^LL')
+      length = Math.round(Number(splitParams(command.params)[0]) * unit) || length;
     block.push(command);
   }
+  // A format of settings only (^XA^PON^LH0,20^JUS^XZ before the label) feeds no label, as on the
+  // printer (and in Labelary); content that draws nothing at all still shows one blank label.
+  const printing = blocks.filter((b) => b.commands.some((c) => DRAWING.has(c.name)));
+  if (printing.length > 0 && printing.length < blocks.length) blocks = printing;
   return {
     blocks,
     graphics,

@@ -6,14 +6,14 @@
  */
 import { Bitmap, rotatePoint, TooLargeError, type Orientation } from '../bitmap.js';
 import { BarcodeDataError } from '../barcodes.js';
-import { drawText, isBitmapFont, type FontRequest } from '../fonts.js';
+import { drawText, type FontRequest } from '../fonts.js';
 import { applyGlyphMap, glyphMap, type GlyphMap } from '../national.js';
 import { drawBox, drawDiagonal, drawEllipse } from '../shapes.js';
 import { decodeField, drawBlock, zplCharset, type FieldBlock } from '../text.js';
 import { drawZplBarcode, ZPL_BARCODES } from './barcodes.js';
 import { decodeGf } from './graphics.js';
 import { splitParams } from './parse.js';
-import { objectName, type ZplBlock } from './plan.js';
+import { objectName, unitDots, type ZplBlock } from './plan.js';
 
 export interface ZplDrawContext {
   dpmm: number;
@@ -41,6 +41,8 @@ interface Field {
   y: number;
   positioned: boolean;
   baseline: boolean;
+  /** ^FO/^FT's third parameter 1: the field ends at x (right-justified) instead of starting there. */
+  right?: boolean;
   font?: FontRequest & { orientation?: Orientation };
   block?: FieldBlock;
   hex?: string;
@@ -67,6 +69,12 @@ const NOT_DRAWN = new Set(
   ).split(' '),
 );
 
+/** Which parameter of a linear barcode command is its height. */
+const HEIGHT_PARAM: Record<string, number> = Object.fromEntries([
+  ...'BC BE B8 BU B9 BA B2 BI BJ BL BS BZ B5'.split(' ').map((c) => [c, 1]),
+  ...'B3 BK B1 BM BP'.split(' ').map((c) => [c, 2]),
+]);
+
 const ORIENTATIONS = new Set(['N', 'R', 'I', 'B']);
 const orientationOf = (v: string | undefined, fallback: Orientation): Orientation => {
   const o = (v ?? '').trim().toUpperCase();
@@ -87,7 +95,8 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   const skipped: string[] = [];
   const warnings: string[] = [];
   const fields: Field[] = [];
-  let home = { x: 0, y: 0 };
+  const startHome = splitParams(block.home ?? '');
+  let home = { x: Number(startHome[0]) || 0, y: Number(startHome[1]) || 0 };
   let shift = { x: 0, y: 0 };
   let fw: Orientation = 'N';
   let defaultFont: FontRequest = { name: 'A', height: 9, width: 5 };
@@ -150,7 +159,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
     }
     if (name[0] === '^' && ZPL_BARCODES.has(code)) {
       const f = current();
+      // A linear barcode's height is in the format's units (^MUM: ^BCN,15 is 15 mm).
+      const at = HEIGHT_PARAM[code];
+      if (at !== undefined && unit !== 1 && p[at]) p[at] = String(dots(p[at]));
       f.kind = { type: 'barcode', command: code, params: p };
+      // ^BY in force when the barcode command comes (it may follow the field's ^FO).
+      f.module = by.module;
+      f.ratio = by.ratio;
+      f.barHeight = by.height;
       f.orientation = orientationOf(p[0], fw);
       if (code === 'BQ' || code === 'BD') f.orientation = code === 'BQ' ? 'N' : 'N';
       return;
@@ -164,6 +180,7 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         f.y = dots(p[1]) + home.y + shift.y;
         f.positioned = true;
         f.baseline = name === '^FT';
+        f.right = p[2] === '1';
         break;
       }
       case '^FD':
@@ -233,7 +250,8 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
       }
       case '^BY':
         by = {
-          module: Math.max(1, Number(p[0]) || by.module),
+          // ^BY's module width is in the format's units too (^MUM: ^BY0.35 is 0.35 mm, 3 dots).
+          module: Math.max(1, dots(p[0], by.module) || by.module),
           ratio: Math.min(3, Math.max(2, Number(p[1]) || by.ratio)),
           height: dots(p[2], by.height),
         };
@@ -243,18 +261,9 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         glyphs = glyphMap(p);
         if (glyphs?.warning && !warnings.includes(glyphs.warning)) warnings.push(glyphs.warning);
         break;
-      case '^MU': {
-        const u = (p[0] || 'D').toUpperCase();
-        const dpi = ctx.dpmm * 25.4;
-        if (u === 'I') unit = dpi;
-        else if (u === 'M') unit = ctx.dpmm;
-        else {
-          const from = Number(p[1]);
-          const to = Number(p[2]);
-          unit = from > 0 && to > 0 ? to / from : 1;
-        }
+      case '^MU':
+        unit = unitDots(params, ctx.dpmm);
         break;
-      }
       case '^LH':
         home = { x: dots(p[0]), y: dots(p[1]) };
         break;
@@ -377,6 +386,8 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   return { bitmap: out, skipped, warnings };
 
   function finish(): void {
+    // A field without ^A keeps the ^CF font in force when it ended, not the label's last one.
+    if (field && !field.font) field.font = { ...defaultFont };
     if (field) fields.push(field);
     field = undefined;
     // The next field starts where this one did unless it says otherwise.
@@ -414,6 +425,7 @@ function drawField(
   let upright: Bitmap;
   let anchorY: number; // the ^FT anchor's row in the upright bitmap
   let orientation = f.orientation;
+  let barsTop = 0; // ^FO puts the bars (not a line of text above them) at its y
   const text = () => {
     let value = data ?? '';
     if (f.serial) value = serialValue(value, f.serial.step, copy, f.serial.pad);
@@ -433,6 +445,7 @@ function drawField(
       });
       upright = drawn.bitmap;
       anchorY = drawn.barsBottom;
+      barsTop = orientation === 'N' ? (drawn.barsTop ?? 0) : 0;
     } catch (error) {
       const reason =
         error instanceof BarcodeDataError ? error.message : String((error as Error).message);
@@ -454,7 +467,7 @@ function drawField(
     if (data === undefined) return;
     const font = f.font ?? defaultFont;
     orientation = f.font?.orientation ?? f.orientation;
-    const value = f.glyphs ? applyGlyphMap(text(), f.glyphs, isBitmapFont(font.name)) : text();
+    const value = f.glyphs ? applyGlyphMap(text(), f.glyphs) : text();
     const drawn =
       f.block && f.block.width > 0 ? drawBlock(value, font, f.block) : drawText(value, font);
     upright = drawn.bitmap;
@@ -462,8 +475,13 @@ function drawField(
     if (!isFinite(anchorY)) note(skipped, '^FD');
   }
   const turned = upright.rotate(orientation);
+  // Right-justified (^FO x,y,1), upright fields end at x.
+  const fx = f.right && orientation === 'N' ? f.x - turned.width : f.x;
+  // A QR code placed by ^FO starts the ^BY bar height below it (Labelary: 10 dots with the
+  // default ^BY, 100 after ^BY3,2,100), as Zebra's printers shift it.
+  const qrShift = f.kind.type === 'barcode' && f.kind.command === 'BQ' ? f.barHeight : 0;
   if (f.baseline) {
     const [ax, ay] = rotatePoint(orientation, 0, anchorY, upright.width, upright.height);
-    label.draw(turned, f.x - ax, f.y - ay, reverse);
-  } else label.draw(turned, f.x, f.y, reverse);
+    label.draw(turned, fx - ax, f.y - ay, reverse);
+  } else label.draw(turned, fx, f.y + qrShift - barsTop, reverse);
 }

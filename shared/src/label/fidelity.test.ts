@@ -1,0 +1,155 @@
+/**
+ * What the label renderer draws as Labelary (the ZPL viewer that draws as Zebra's printers do)
+ * draws it: each test is one mistake found by `npm run labels:compare` (docs/labels.md, "Measured
+ * against Labelary"), shown on a label of our own.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderLabel } from '../index.js';
+import { skipWithout } from '../testing/escpos.js';
+import { inkBox, readPng, zbarTyped } from './testing.js';
+import { code128Codewords } from './zpl/barcodes.js';
+
+const dots = (zpl: string) => readPng(renderLabel(zpl, { widthMm: 100, heightMm: 100 }).png);
+
+describe('measured against Labelary', () => {
+  it('a field without ^A takes the ^CF font in force when it ends, not the label’s last ^CF', () => {
+    const d = dots('^XA^CF0,30^FO10,10^FDHH^FS^CF0,100^FO10,300^FDHH^FS^XZ');
+    const small = inkBox({ ...d, data: d.data.map((v, i) => (i < 200 * d.width ? v : 0)) })!;
+    const big = inkBox({ ...d, data: d.data.map((v, i) => (i >= 200 * d.width ? v : 0)) })!;
+    assert.ok(small.h >= 20 && small.h <= 24, `caps of a 30-dot font (${small.h})`);
+    assert.ok(big.h >= 70 && big.h <= 76, `caps of a 100-dot font (${big.h})`);
+  });
+
+  it('^BY after the field’s ^FO still sets the barcode’s module width', () => {
+    // Code 128 ">:AB": start B, A, B, check (11 modules each) and stop (13): 57 modules of 3 dots.
+    const box = inkBox(dots('^XA^FO10,10^BY3^BCN,50,N^FD>:AB^FS^XZ'))!;
+    assert.equal(box.w, 57 * 3); // the stop pattern ends with a bar
+  });
+
+  it('font 0 is as narrow as the printer’s: "United States (USA)" at 30 dots is 235 dots wide, as Labelary draws it', () => {
+    const box = inkBox(dots('^XA^FO10,10^A0N,30,30^FDUnited States (USA)^FS^XZ'))!;
+    assert.ok(Math.abs(box.w - 235) <= 4, `${box.w} dots`);
+    // A wider ^A width widens it in proportion (27 high, 36 wide: 712 dots for this line).
+    const wide = inkBox(
+      dots('^XA^FO10,10^A0N,27,36^FD9632 0804 0 (020 004 4387) 5 02 1710 5382 8143^FS^XZ'),
+    )!;
+    assert.ok(Math.abs(wide.w - 712) <= 8, `${wide.w} dots`);
+    // Capitals and figures at 40 dots: "REF1 F00B47" is 209 dots wide in Labelary, its ink from
+    // the field's top row down 31 rows.
+    const caps = inkBox(dots('^XA^FO100,100^A0N,40,40^FDREF1 F00B47^FS^XZ'))!;
+    assert.ok(Math.abs(caps.w - 209) <= 3, `${caps.w} dots`);
+    assert.deepEqual([caps.y, caps.h], [100, 31]);
+  });
+
+  it('a QR code placed by ^FO starts the ^BY bar height below the field origin', () => {
+    // 21 modules of 4 dots; the default ^BY height is 10 dots.
+    const plain = inkBox(dots('^XA^FO20,20^BQN,2,4^FDMA,HELLO^FS^XZ'))!;
+    assert.deepEqual([plain.x, plain.y, plain.w, plain.h], [20, 30, 84, 84]);
+    const after = inkBox(dots('^XA^BY3,2,100^FO20,20^BQN,2,4^FDMA,HELLO^FS^XZ'))!;
+    assert.equal(after.y, 120);
+  });
+
+  it('a label wider than its ^PW centres the printed width; with ^POI the whole label turns', () => {
+    // 100 mm at 203 dpi is 799 dots; ^PW700 leaves 99: 49 dots on the left.
+    const at = (zpl: string) => inkBox(dots(zpl))!;
+    assert.equal(at('^XA^PW700^FO0,0^GB10,10,10^FS^XZ').x, 49);
+    // Turned: the box's far corner is at 699 of the printed width, which now starts 50 dots in.
+    const turned = at('^XA^PW700^POI^FO0,0^GB10,10,10^FS^XZ');
+    assert.equal(turned.x + turned.w, 799 - 49);
+    // Without a width asked for, the label is the ^PW wide, drawn from its left edge.
+    const own = inkBox(readPng(renderLabel('^XA^PW700^FO0,0^GB10,10,10^FS^XZ').png))!;
+    assert.equal(own.x, 0);
+  });
+
+  it('a format of settings only feeds no label; its ^LH stays set for the next format', () => {
+    const content = '^XA^LH0,20^PON^XZ^XA^FO10,10^GB30,30,30^FS^XZ';
+    const r = renderLabel(content, { widthMm: 50, heightMm: 50 });
+    assert.equal(r.labelCount, 1);
+    assert.deepEqual(inkBox(readPng(r.png)), { x: 10, y: 30, w: 30, h: 30 });
+    // Content that draws nothing at all still shows one blank label.
+    assert.equal(renderLabel('^XA^LH0,20^XZ^XA^PW400^XZ').labelCount, 2);
+  });
+
+  it('the interpretation line: monospaced, 6 modules a character, ink 7 dots under the bars or ending 13 above them', () => {
+    const region = (d: ReturnType<typeof dots>, y0: number, y1: number) =>
+      inkBox({ ...d, data: d.data.map((v, i) => (i >= y0 * d.width && i < y1 * d.width ? v : 0)) });
+    // ^BY2, bars 50 high from row 100: rows 100-149.
+    const below = dots('^XA^FO100,100^BY2^BCN,50,Y,N^FD>;12345678^FS^XZ');
+    const bars = region(below, 100, 150)!;
+    const line = region(below, 150, 300)!;
+    assert.equal(line.y, 150 + 6);
+    assert.ok(line.h >= 13 && line.h <= 16, `about 7 modules high (${line.h})`);
+    // 8 characters 12 dots apart, centred under the bars.
+    assert.ok(line.w > 7 * 12 && line.w <= 8 * 12, `${line.w} dots`);
+    assert.ok(Math.abs(line.x + line.w / 2 - (bars.x + bars.w / 2)) <= 2);
+    const above = dots('^XA^FO100,100^BY2^BCN,50,Y,Y^FD>;12345678^FS^XZ');
+    assert.equal(region(above, 100, 300)!.y, 100, 'the bars stay at the field origin');
+    const over = region(above, 0, 100)!;
+    assert.equal(over.y + over.h, 100 - 13);
+  });
+
+  it('font 0’s hyphen is the printer’s long dash: 0.58 of the width in ink, 0.93 in advance', () => {
+    const one = inkBox(dots('^XA^FO100,100^A0N,90,90^FD-^FS^XZ'))!;
+    assert.ok(Math.abs(one.x - 116) <= 1 && Math.abs(one.w - 52) <= 1, `${one.x} ${one.w}`);
+    const two = inkBox(dots('^XA^FO100,100^A0N,90,90^FD--^FS^XZ'))!;
+    assert.ok(Math.abs(two.w - (84 + 52)) <= 2, `${two.w}`);
+  });
+
+  it('bitmap font A at 3 × is a smooth monospaced face 18 dots a letter, where Labelary draws it', () => {
+    // Labelary: "John Doe" at ^CFA,30 from ^FO50,300 inks x 52-190, y 299-320.
+    const box = inkBox(dots('^XA^CFA,30^FO50,300^FDJohn Doe^FS^XZ'))!;
+    const [x0, x1, y0, y1] = [box.x, box.x + box.w - 1, box.y, box.y + box.h - 1];
+    for (const [got, want] of [
+      [x0, 52],
+      [x1, 190],
+      [y0, 299],
+      [y1, 320],
+    ])
+      assert.ok(Math.abs(got! - want!) <= 1, `${[x0, x1, y0, y1].join(' ')}`);
+  });
+
+  it('^FO x,y,1 right-justifies the field: it ends at x', () => {
+    const left = inkBox(dots('^XA^FO400,100^GB120,40,40^FS^XZ'))!;
+    assert.equal(left.x, 400);
+    const right = inkBox(dots('^XA^FO400,100,1^GB120,40,40^FS^XZ'))!;
+    assert.deepEqual([right.x, right.x + right.w], [280, 400]);
+  });
+
+  it('in millimetres (^MUM), ^PW, ^BY’s module and a barcode’s height are millimetres too', () => {
+    const r = renderLabel('^XA^MUM^PW50^LL25^FO5,5^BY0.25^BCN,10,N^FD>:AB^FS^XZ');
+    // 50 mm and 25 mm at 8 dots/mm.
+    assert.deepEqual([r.width, r.height], [400, 200]);
+    const box = inkBox(readPng(r.png))!;
+    // 0.25 mm is 2 dots a module (57 modules), 10 mm is 80 dots, at 5 mm (40 dots) in.
+    assert.deepEqual(box, { x: 40, y: 40, w: 57 * 2, h: 80 });
+  });
+
+  describe('^BC subsets, as the data asks for them', () => {
+    it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
+      assert.equal(code128Codewords('1234'), '^104^017^018^019^020');
+      // start, 8 digits, check (11 modules each) and stop (13): 123 modules of 2 dots.
+      const b = inkBox(dots('^XA^FO10,10^BY2^BCN,50,N^FD12345678^FS^XZ'))!;
+      assert.equal(b.w, 123 * 2);
+      // >; starts in subset C: two digits a codeword, 79 modules.
+      const c = inkBox(dots('^XA^FO10,10^BY2^BCN,50,N^FD>;12345678^FS^XZ'))!;
+      assert.equal(c.w, 79 * 2);
+    });
+
+    it('>5 >6 >7 switch to C, B and A; a lone digit in C goes on in B; >8 is FNC1', () => {
+      assert.equal(code128Codewords('>;1234>6AB'), '^105^012^034^100^033^034');
+      assert.equal(code128Codewords('>:AB>512>7a'), undefined, 'no a in subset A');
+      assert.equal(code128Codewords('>:A>512>7B'), '^104^033^099^012^101^034');
+      assert.equal(code128Codewords('>;123'), '^105^012^100^019');
+      assert.equal(code128Codewords('>;>812'), '^105^102^012');
+    });
+
+    it('zbar reads the subsets’ data back', { skip: skipWithout('zbarimg') }, () => {
+      const png = renderLabel(
+        '^XA^FO20,20^BY2^BCN,80,N^FD>;382436>6CODE128>7ABC^FS^FO20,200^BY2^BCN,80,N^FD12345678^FS^XZ',
+        { widthMm: 100, heightMm: 50 },
+      ).png;
+      assert.deepEqual(zbarTyped(png).sort(), ['CODE-128:12345678', 'CODE-128:382436CODE128ABC']);
+    });
+  });
+});
