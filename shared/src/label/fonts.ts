@@ -64,16 +64,19 @@ interface Font {
 // A static import (not a require at run time), so that bundles of the agent carry it.
 const opentype = opentypeModule as { parse(buffer: ArrayBuffer): Font };
 
-let scalable: Font | undefined;
-function font0(): Font {
-  if (!scalable) {
-    const file = readFileSync(new URL('../../fonts/DejaVuSansCondensed-Bold.ttf', import.meta.url));
-    scalable = opentype.parse(
-      file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength),
-    );
+const loaded = new Map<string, Font>();
+/** A font shipped in shared/fonts, read and parsed once. */
+function shippedFont(name: string): Font {
+  let font = loaded.get(name);
+  if (!font) {
+    const file = readFileSync(new URL(`../../fonts/${name}`, import.meta.url));
+    font = opentype.parse(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength));
+    loaded.set(name, font);
   }
-  return scalable;
+  return font;
 }
+
+const font0 = (): Font => shippedFont('DejaVuSansCondensed-Bold.ttf');
 
 /**
  * Font 0's baseline sits this far down its cell, and its outlines are drawn this much larger than
@@ -285,16 +288,7 @@ export function drawCellFont(text: string, spec: CellFont, mx: number, my: numbe
   return { bitmap, baseline: spec.baseline * my };
 }
 
-let monospaced: Font | undefined;
-function monoFont(): Font {
-  if (!monospaced) {
-    const file = readFileSync(new URL('../../fonts/DejaVuSansMono.ttf', import.meta.url));
-    monospaced = opentype.parse(
-      file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength),
-    );
-  }
-  return monospaced;
-}
+const monoFont = (): Font => shippedFont('DejaVuSansMono.ttf');
 
 /** DejaVu Sans Mono's advance, in ems. */
 const MONO_ADVANCE = 0.602;
