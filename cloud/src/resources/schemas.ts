@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { receiptDocumentSchema } from '@printwire/shared/receipt/index';
 import { DEFAULT_LIMITS } from '../config.js';
 import { jobRequestFields } from '@printwire/shared/contracts/job-request';
+import { ID_BODY_PATTERN } from '@printwire/shared/ids/index';
 import { JOB_STATES, PLANS, SCOPES } from '../storage/types.js';
 
 const isoDate = z.string().meta({ format: 'date-time', description: 'ISO 8601 date-time' });
@@ -237,6 +238,16 @@ export const jobListQuerySchema = z.object({
   to: dateParam.optional().meta({ description: 'created before (ISO 8601)' }),
   printerId: z.string().min(1).max(100).optional(),
   deviceId: z.string().min(1).max(100).optional(),
+  printerGroupId: z
+    .string()
+    .regex(new RegExp(`^grp_${ID_BODY_PATTERN}$`), {
+      error: 'must be a printer group id (grp_ and 26 letters or digits)',
+    })
+    .optional()
+    .meta({
+      description:
+        'only the jobs sent to this printer group, whichever member holds them (an id of no group of the organization: an empty list)',
+    }),
   state: z.enum(JOB_STATES).optional(),
 });
 

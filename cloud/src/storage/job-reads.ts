@@ -98,6 +98,7 @@ export class JobReads {
       to: filter.to !== undefined,
       printerId: filter.printerId !== undefined,
       deviceId: filter.deviceId !== undefined,
+      printerGroupId: filter.printerGroupId !== undefined,
       state: filter.state !== undefined,
       cursor: cursor !== undefined,
     };
@@ -112,6 +113,7 @@ export class JobReads {
       if (has.to) q = q.where('jobs.createdAt', '<', slot<number>('to'));
       if (has.printerId) q = q.where('jobs.printerId', '=', slot('printerId'));
       if (has.deviceId) q = q.where('jobs.deviceId', '=', slot('deviceId'));
+      if (has.printerGroupId) q = q.where('jobs.printerGroupId', '=', slot('printerGroupId'));
       if (has.state) q = q.where('jobs.state', '=', slot('state'));
       metadata.forEach((_, i) => {
         q = q.where(({ exists, selectFrom }) =>
@@ -148,6 +150,7 @@ export class JobReads {
       to: filter.to,
       printerId: filter.printerId,
       deviceId: filter.deviceId,
+      printerGroupId: filter.printerGroupId,
       state: filter.state,
       cursorAt: cursor?.createdAt,
       cursorId: cursor?.id,

@@ -86,6 +86,8 @@ export interface JobFilter {
   to?: number | undefined;
   printerId?: string | undefined;
   deviceId?: string | undefined;
+  /** The jobs sent to this printer group, whichever member holds them now. */
+  printerGroupId?: string | undefined;
   state?: JobState | undefined;
   metadata?: Record<string, string> | undefined;
 }

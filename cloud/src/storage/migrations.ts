@@ -17,6 +17,7 @@ import { printerGroupsMigration } from './migrations/0011-printer-groups.js';
 import { cloudPrintersMigration } from './migrations/0012-cloud-printers.js';
 import { printerReachMigration } from './migrations/0013-printer-reach.js';
 import { jobDeliveriesMigration } from './migrations/0014-job-deliveries.js';
+import { jobListGroupMigration } from './migrations/0015-job-list-group.js';
 import type { Dialect } from './dialect.js';
 
 // Still exported here for the modules that import it from the migrations.
@@ -324,6 +325,7 @@ class InCodeMigrations implements MigrationProvider {
       '0012_cloud_printers': cloudPrintersMigration(),
       '0013_printer_reach': printerReachMigration(),
       '0014_job_deliveries': jobDeliveriesMigration(),
+      '0015_job_list_group': jobListGroupMigration(),
     };
   }
 }

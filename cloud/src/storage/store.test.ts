@@ -193,6 +193,54 @@ for (const { kind, skip } of await storeKinds()) {
       );
     });
 
+    test("a printer group's jobs are listed newest first whatever member holds them, and page by cursor", async () => {
+      const org = (await store.organizations.create({ name: 'Group list' }, T0, [])).id;
+      const grp = 'grp_00000000000000000000000001';
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const input = jobInput(org, { printerGroupId: grp, printerId: i % 2 ? 'prn_a' : 'prn_b' });
+        ids.push((await store.jobs.create(input, T0 + i)).job.id);
+        await store.jobs.create(jobInput(org, { printerId: 'prn_a' }), T0 + i);
+      }
+      await store.jobs.create(jobInput(org, { printerGroupId: grp, mode: 'test' }), T0 + 9);
+      const filter = { printerGroupId: grp };
+      const first = await store.jobs.list(org, 'live', filter, { limit: 2 });
+      assert.deepEqual(
+        first.data.map((j) => j.id),
+        [ids[4], ids[3]],
+      );
+      await store.jobs.create(jobInput(org, { printerGroupId: grp }), T0 + 10);
+      const rest = await store.jobs.list(org, 'live', filter, {
+        limit: 10,
+        cursor: first.nextCursor!,
+      });
+      assert.deepEqual(
+        rest.data.map((j) => j.id),
+        [ids[2], ids[1], ids[0]],
+      );
+      assert.equal(rest.nextCursor, null);
+      const onA = await store.jobs.list(
+        org,
+        'live',
+        { ...filter, printerId: 'prn_a' },
+        { limit: 10 },
+      );
+      assert.deepEqual(
+        onA.data.map((j) => j.id),
+        [ids[3], ids[1]],
+      );
+      assert.equal(
+        (await store.jobs.list(org, 'test', filter, { limit: 10 })).data.length,
+        1,
+        'the mode still applies',
+      );
+      assert.equal(
+        (await store.jobs.list(orgB, 'live', filter, { limit: 10 })).data.length,
+        0,
+        'another organization sees none',
+      );
+    });
+
     test('a finished job keeps its content for the retention days, then the sweeper deletes it', async () => {
       const { job } = await store.jobs.create(jobInput(orgA), T0);
       await store.jobs.transition(orgA, 'live', job.id, 'sending', {}, T0 + 1);

@@ -219,6 +219,7 @@ export function jobDashboardRoutes(deps: {
         to: q.to,
         printerId: q.printerId,
         deviceId: q.deviceId,
+        printerGroupId: q.printerGroupId,
         state: q.state,
         metadata: metadataFilter(query),
       },

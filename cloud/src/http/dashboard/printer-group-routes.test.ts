@@ -305,5 +305,77 @@ for (const { kind, skip } of await storeKinds()) {
       assert.equal(kept.body.state, 'queued');
       assert.equal(kept.body.printerId, printers[8]);
     });
+
+    test('the job list filters by printerGroupId whichever member holds the job, pages by cursor, and names a malformed id', async () => {
+      const group = (
+        await create({ name: 'Bar', printerIds: [printers[9], printers[10]], strategy: 'failover' })
+      ).body as Group;
+      const other = (
+        await create({ name: 'Kitchen', printerIds: [printers[9]], strategy: 'failover' })
+      ).body as Group;
+      await h.store.devices.setPresence(orgId, deviceId, 'online', h.clock.now());
+      const send = async (body: Record<string, unknown>) => {
+        h.clock.advance(1000);
+        const res = await v1('POST', '/v1/jobs', { type: 'text', data: 'x', ...body });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return res.body.id as string;
+      };
+      const first = await send({ printerGroupId: group.id });
+      await send({ printerId: printers[9] });
+      await send({ printerGroupId: other.id });
+      // The first member goes out of paper: the group's next job goes to the second.
+      await h.store.devices.setPrinterStatus(orgId, deviceId, 'p09', 'paper_out', h.clock.now());
+      const second = await send({ printerGroupId: group.id });
+      const third = await send({ printerGroupId: group.id });
+      const ids = (res: { body: { data: Array<{ id: string }> } }) =>
+        res.body.data.map((j) => j.id);
+
+      const all = await v1('GET', `/v1/jobs?printerGroupId=${group.id}`);
+      assert.equal(all.status, 200, JSON.stringify(all.body));
+      assert.deepEqual(ids(all), [third, second, first]);
+      assert.ok(
+        all.body.data.every((j: { printerGroupId: string }) => j.printerGroupId === group.id),
+      );
+
+      const page1 = await v1('GET', `/v1/jobs?printerGroupId=${group.id}&limit=2`);
+      assert.deepEqual(ids(page1), [third, second]);
+      await send({ printerGroupId: group.id }); // a newer job does not shift the next page
+      const page2 = await v1(
+        'GET',
+        `/v1/jobs?printerGroupId=${group.id}&limit=2&cursor=${page1.body.nextCursor}`,
+      );
+      assert.deepEqual(ids(page2), [first]);
+      assert.equal(page2.body.nextCursor, null);
+
+      const withState = await v1(
+        'GET',
+        `/v1/jobs?printerGroupId=${group.id}&printerId=${printers[10]}&state=queued`,
+      );
+      assert.equal(withState.body.data.length, 3, 'filters combine');
+
+      const dashboard = await h.call('GET', `/orgs/${orgId}/jobs?printerGroupId=${other.id}`, {
+        token: owner.access,
+      });
+      assert.equal(dashboard.status, 200);
+      assert.equal(dashboard.body.data.length, 1);
+      assert.equal(dashboard.body.data[0].printerGroupId, other.id);
+
+      // An id no group of the organization has: an empty list, as for an unknown printerId.
+      const unknown = await v1('GET', '/v1/jobs?printerGroupId=grp_00000000000000000000000000');
+      assert.equal(unknown.status, 200);
+      assert.deepEqual(unknown.body.data, []);
+      for (const bad of ['grp_nope', 'prn_00000000000000000000000000', '']) {
+        for (const res of [
+          await v1('GET', `/v1/jobs?printerGroupId=${bad}`),
+          await h.call('GET', `/orgs/${orgId}/jobs?printerGroupId=${bad}`, {
+            token: owner.access,
+          }),
+        ]) {
+          assert.equal(res.status, 400, bad);
+          assert.equal(res.body.error.code, 'VALIDATION_FAILED');
+          assert.deepEqual(paths(res), ['printerGroupId']);
+        }
+      }
+    });
   });
 }

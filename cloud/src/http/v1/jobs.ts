@@ -205,6 +205,7 @@ export function jobRoutes(
         to: q.to,
         printerId: q.printerId,
         deviceId: q.deviceId,
+        printerGroupId: q.printerGroupId,
         state: q.state,
         metadata: metadataFilter(query),
       },
