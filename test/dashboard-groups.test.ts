@@ -7,8 +7,12 @@
  * printer stopped answering before a byte was sent) naming where it printed and where it moved
  * from. axe-core on each page, and no sideways scrolling at 375 px.
  *
- * With PRINTWIRE_SHOTS=DIR it also leaves the pages' pictures in DIR (1280 and 375 px, en, fr, ht)
- * for a person to look at.
+ * The group's jobs: the job list filtered to them from the group's page and from the list of
+ * groups, the filter changed on the page, and a job sent to the group appearing in the filtered
+ * list without a reload.
+ *
+ * With PRINTWIRE_SCREENSHOTS=DIR (or PRINTWIRE_SHOTS=DIR, its older name) it also leaves the
+ * pages' pictures in DIR (1280 and 375 px, en, fr, ht) for a person to look at.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -37,6 +41,8 @@ const OWNER = {
   password: 'a long owner password',
 };
 const NAMES = ['Kitchen 1', 'Kitchen 2', 'Bar'] as const;
+/** Where the pictures go: PRINTWIRE_SCREENSHOTS=DIR, as the other dashboard tests name it. */
+const SHOTS = process.env.PRINTWIRE_SCREENSHOTS ?? process.env.PRINTWIRE_SHOTS;
 
 describe('printer groups in the dashboard', () => {
   let world: DashboardWorld;
@@ -243,7 +249,62 @@ describe('printer groups in the dashboard', () => {
     await assertAccessible(page, 'moved job page');
   });
 
-  test('at 375 px the groups page, the editor and the moved job fit without sideways scrolling', async () => {
+  test('the group’s jobs: its page links to the list filtered to them, and a new job of the group appears there without a reload', async () => {
+    const groupId = (await callApi(world, token, 'GET', `/orgs/${orgId}/printer-groups`)).body
+      .data[0].id as string;
+    const direct = await callApi(world, token, 'POST', `/orgs/${orgId}/jobs`, {
+      printerId: printerIds.get('Bar'),
+      type: 'text',
+      data: 'Water x1\n',
+      metadata: { order: '2003' },
+    });
+    assert.equal(direct.status, 201, JSON.stringify(direct.body));
+    const orders = async () =>
+      (await page.locator('table.jobs tbody tr').allTextContents())
+        .map((row) => /order=(\d+)/.exec(row)?.[1])
+        .filter(Boolean);
+
+    // From the group's own page.
+    await page.goto(`/o/${orgId}/printer-groups/${groupId}`);
+    await page.getByRole('heading', { name: 'Group "Kitchen"', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Jobs of this group' }).click();
+    await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('printerGroupId'), groupId);
+    const filter = page
+      .getByRole('form', { name: 'Filter jobs' })
+      .getByLabel('Printer group', { exact: true });
+    assert.equal(await filter.inputValue(), groupId);
+    await page.getByRole('row').filter({ hasText: 'order=2002' }).waitFor();
+    assert.deepEqual(await orders(), ['2002', '2001']);
+    await assertAccessible(page, 'jobs of a group');
+
+    // A job sent to the group now: the live channel brings it into the filtered list.
+    const live = await callApi(world, token, 'POST', `/orgs/${orgId}/jobs`, {
+      printerGroupId: groupId,
+      type: 'text',
+      data: 'Pikliz x1\n',
+      metadata: { order: '2004' },
+    });
+    assert.equal(live.status, 201, JSON.stringify(live.body));
+    await page.getByRole('row').filter({ hasText: 'order=2004' }).waitFor({ timeout: 15_000 });
+    assert.deepEqual(await orders(), ['2004', '2002', '2001']);
+
+    // Any group: the job sent to Bar by its id is there too; the group chosen again hides it.
+    await filter.selectOption({ label: 'Any' });
+    await page.getByRole('row').filter({ hasText: 'order=2003' }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('printerGroupId'), null);
+    await filter.selectOption({ label: 'Kitchen' });
+    await page.getByRole('row').filter({ hasText: 'order=2003' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await orders(), ['2004', '2002', '2001']);
+
+    // From the list of groups, a link per group, named by the group.
+    await page.goto(`/o/${orgId}/printer-groups`);
+    await page.getByRole('link', { name: 'Jobs of group Kitchen' }).click();
+    await page.getByRole('row').filter({ hasText: 'order=2004' }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('printerGroupId'), groupId);
+  });
+
+  test('at 375 px the groups page, the editor, the group’s jobs and the moved job fit without sideways scrolling', async () => {
     const { page: phone, problems: p } = await world.page({ viewport: PHONE });
     problems.push(p);
     await phone.goto('/login');
@@ -254,6 +315,7 @@ describe('printer groups in the dashboard', () => {
     for (const [path, heading] of [
       ['/printer-groups', 'Printer groups'],
       [`/printer-groups/${groupId}`, 'Group "Kitchen"'],
+      [`/jobs?printerGroupId=${groupId}`, 'Jobs'],
       [`/jobs/${movedJobId}`, `Job ${movedJobId}`],
     ] as const) {
       await phone.goto(`/o/${orgId}${path}`);
@@ -265,46 +327,43 @@ describe('printer groups in the dashboard', () => {
     await phone.context().close();
   });
 
-  test(
-    'pictures of the pages in three languages, when asked for',
-    { skip: !process.env.PRINTWIRE_SHOTS },
-    async () => {
-      const dir = process.env.PRINTWIRE_SHOTS!;
-      mkdirSync(dir, { recursive: true });
-      const groupId = (await callApi(world, token, 'GET', `/orgs/${orgId}/printer-groups`)).body
-        .data[0].id as string;
-      for (const [size, viewport] of [
-        ['1280', DESKTOP],
-        ['375', PHONE],
-      ] as const) {
-        const { page: shot, problems: p } = await world.page({ viewport });
-        problems.push(p);
-        await shot.goto('/login');
-        await logIn(shot, OWNER);
-        await shot.getByRole('heading', { name: 'Restaurant Lakay' }).waitFor();
-        for (const lang of ['en', 'fr', 'ht']) {
-          await shot.goto(`/o/${orgId}/printer-groups`);
-          await shot.locator('header .language select').selectOption(lang);
-          await shot.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
-          for (const [name, path] of [
-            ['groups', '/printer-groups'],
-            ['group-edit', `/printer-groups/${groupId}`],
-            ['group-new', '/printer-groups/new'],
-            ['moved-job', `/jobs/${movedJobId}`],
-          ] as const) {
-            await shot.goto(`/o/${orgId}${path}`);
-            await shot.locator('h1').waitFor();
-            await shot.locator('.loading').waitFor({ state: 'detached' });
-            await shot.screenshot({
-              path: join(dir, `${name}-${lang}-${size}.png`),
-              fullPage: true,
-            });
-          }
+  test('pictures of the pages in three languages, when asked for', { skip: !SHOTS }, async () => {
+    const dir = SHOTS!;
+    mkdirSync(dir, { recursive: true });
+    const groupId = (await callApi(world, token, 'GET', `/orgs/${orgId}/printer-groups`)).body
+      .data[0].id as string;
+    for (const [size, viewport] of [
+      ['1280', DESKTOP],
+      ['375', PHONE],
+    ] as const) {
+      const { page: shot, problems: p } = await world.page({ viewport });
+      problems.push(p);
+      await shot.goto('/login');
+      await logIn(shot, OWNER);
+      await shot.getByRole('heading', { name: 'Restaurant Lakay' }).waitFor();
+      for (const lang of ['en', 'fr', 'ht']) {
+        await shot.goto(`/o/${orgId}/printer-groups`);
+        await shot.locator('header .language select').selectOption(lang);
+        await shot.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
+        for (const [name, path] of [
+          ['groups', '/printer-groups'],
+          ['group-edit', `/printer-groups/${groupId}`],
+          ['group-new', '/printer-groups/new'],
+          ['group-jobs', `/jobs?printerGroupId=${groupId}`],
+          ['moved-job', `/jobs/${movedJobId}`],
+        ] as const) {
+          await shot.goto(`/o/${orgId}${path}`);
+          await shot.locator('h1').waitFor();
+          await shot.locator('.loading').waitFor({ state: 'detached' });
+          await shot.screenshot({
+            path: join(dir, `${name}-${lang}-${size}.png`),
+            fullPage: true,
+          });
         }
-        await shot.context().close();
       }
-    },
-  );
+      await shot.context().close();
+    }
+  });
 
   test('a viewer sees the groups and their members but is offered no action', async () => {
     const viewer = {

@@ -6,12 +6,17 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, data, type Schemas } from '../../api/client';
 import { queryClient } from '../../data';
+import type { Mode } from '../../frame';
 
 export type PrinterGroup = Schemas['PrinterGroup'];
 export type Strategy = PrinterGroup['strategy'];
 export const STRATEGIES: readonly Strategy[] = ['failover', 'round-robin'];
 /** The contract's limit: a group holds 1 to 20 printers. */
 export const MAX_MEMBERS = 20;
+
+/** The job list filtered to the group's jobs, in the mode on screen (a link to paste). */
+export const groupJobsPath = (orgId: string, groupId: string, mode: Mode): string =>
+  `/o/${orgId}/jobs?printerGroupId=${encodeURIComponent(groupId)}${mode === 'test' ? '&mode=test' : ''}`;
 
 export const groupKeys = {
   all: (orgId: string) => ['orgs', orgId, 'printer-groups'] as const,

@@ -29,6 +29,7 @@ import {
   MAX_MEMBERS,
   STRATEGIES,
   deleteGroup,
+  groupJobsPath,
   groupKeys,
   useGroups,
   useSaveGroup,
@@ -88,6 +89,7 @@ function GroupForm({
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [mode] = useMode();
   const canWrite = useCan(orgId, 'printers:write');
   const save = useSaveGroup(orgId, group?.id);
   const strategies = useStrategyWords();
@@ -120,9 +122,14 @@ function GroupForm({
       </p>
       <PageTitle lead={t('groups.editLead')}>{title}</PageTitle>
       {group && (
-        <p className="group-id">
-          {t('groups.id')} <code>{group.id}</code>
-        </p>
+        <>
+          <p className="group-id">
+            {t('groups.id')} <code>{group.id}</code>
+          </p>
+          <p>
+            <Link to={groupJobsPath(orgId, group.id, mode)}>{t('groups.jobs')}</Link>
+          </p>
+        </>
       )}
       <form onSubmit={submit} noValidate>
         <Field

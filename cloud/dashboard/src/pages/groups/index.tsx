@@ -20,7 +20,7 @@ import {
 } from '../../ui';
 import { useOrgId } from '../organization';
 import { usePrinters } from '../printers/data';
-import { groupKeys, deleteGroup, useGroups, type PrinterGroup } from './data';
+import { groupJobsPath, groupKeys, deleteGroup, useGroups, type PrinterGroup } from './data';
 import { MemberList } from './members';
 import { StrategyWords } from './strategy';
 import './groups.css';
@@ -76,9 +76,18 @@ export function PrinterGroups() {
               {
                 header: t('groups.name'),
                 cell: (g) => (
-                  <strong dir="auto">
-                    {canWrite ? <Link to={page(`/${g.id}`)}>{g.name}</Link> : g.name}
-                  </strong>
+                  <div>
+                    <strong dir="auto">
+                      {canWrite ? <Link to={page(`/${g.id}`)}>{g.name}</Link> : g.name}
+                    </strong>
+                    <Link
+                      className="hint block"
+                      to={groupJobsPath(orgId, g.id, mode)}
+                      aria-label={t('groups.jobsNamed', { name: g.name })}
+                    >
+                      {t('groups.jobsShort')}
+                    </Link>
+                  </div>
                 ),
               },
               {

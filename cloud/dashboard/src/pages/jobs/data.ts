@@ -18,6 +18,8 @@ export interface JobFilters {
   state?: JobState;
   printerId?: string;
   deviceId?: string;
+  /** The jobs sent to this printer group, whichever member holds them. */
+  printerGroupId?: string;
   from?: string;
   to?: string;
   /** `metadata.<key>` → value. */
@@ -45,6 +47,7 @@ export function useJobs(orgId: string, mode: Mode, filters: JobFilters) {
       if (filters.state) query.state = filters.state;
       if (filters.printerId) query.printerId = filters.printerId;
       if (filters.deviceId) query.deviceId = filters.deviceId;
+      if (filters.printerGroupId) query.printerGroupId = filters.printerGroupId;
       if (filters.from) query.from = filters.from;
       if (filters.to) query.to = filters.to;
       for (const [k, v] of Object.entries(filters.metadata)) query[`metadata.${k}`] = v;

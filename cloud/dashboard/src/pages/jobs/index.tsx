@@ -1,7 +1,9 @@
 /**
  * Jobs: the list of the mode on screen, newest first, with the /v1 filters kept in the URL
- * (`/o/org_…/jobs?state=failed&metadata.order=1042`), live through the event channel (new jobs
- * appear, states change in place), and the way to print one from here.
+ * (`/o/org_…/jobs?state=failed&metadata.order=1042`; a group's jobs: `?printerGroupId=grp_…`),
+ * live through the event channel (new jobs appear, states change in place: the filters are part
+ * of the list's query key, so a job event refetches the filtered list too), and the way to print
+ * one from here.
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,14 +31,14 @@ import './jobs.css';
 
 export { JobPage } from './job';
 
-const FILTER_NAMES = ['state', 'printerId', 'deviceId', 'from', 'to'] as const;
+const FILTER_NAMES = ['state', 'printerId', 'deviceId', 'printerGroupId', 'from', 'to'] as const;
 
 /** The filters the URL names (unknown values are left out, not guessed). */
 export function filtersOf(params: URLSearchParams): JobFilters {
   const filters: JobFilters = { metadata: {} };
   const state = params.get('state');
   if (state && (JOB_STATES as string[]).includes(state)) filters.state = state as JobState;
-  for (const name of ['printerId', 'deviceId', 'from', 'to'] as const) {
+  for (const name of ['printerId', 'deviceId', 'printerGroupId', 'from', 'to'] as const) {
     const value = params.get(name);
     if (value) filters[name] = value;
   }
@@ -133,6 +135,7 @@ export function Jobs() {
       <Filters
         filters={filters}
         printers={printerList}
+        groups={groupList}
         setFilter={setFilter}
         clear={filtered ? clear : undefined}
       />
@@ -193,11 +196,13 @@ export function Jobs() {
 function Filters({
   filters,
   printers,
+  groups,
   setFilter,
   clear,
 }: {
   filters: JobFilters;
   printers: Printer[];
+  groups: PrinterGroup[];
   setFilter: (name: string, value: string) => void;
   clear: (() => void) | undefined;
 }) {
@@ -245,6 +250,24 @@ function Filters({
           </option>
         ))}
       </SelectField>
+      {(groups.length > 0 || filters.printerGroupId) && (
+        <SelectField
+          label={t('jobs.filters.group')}
+          value={filters.printerGroupId ?? ''}
+          onChange={(e) => setFilter('printerGroupId', e.target.value)}
+        >
+          <option value="">{t('jobs.filters.any')}</option>
+          {groups.map((g) => (
+            <option key={g.id} value={g.id} dir="auto">
+              {g.name}
+            </option>
+          ))}
+          {/* A link to a group deleted since still says which id the list is filtered by. */}
+          {filters.printerGroupId && !groups.some((g) => g.id === filters.printerGroupId) && (
+            <option value={filters.printerGroupId}>{filters.printerGroupId}</option>
+          )}
+        </SelectField>
+      )}
       <SelectField
         label={t('jobs.filters.device')}
         value={filters.deviceId ?? ''}
