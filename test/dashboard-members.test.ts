@@ -70,10 +70,16 @@ describe('the dashboard’s members pages in a browser', () => {
 
   test('the owner makes the second person a viewer, who is then offered no write action', async () => {
     await owner.reload();
-    await owner.getByLabel(`Role of ${SECOND.name}`).selectOption('viewer');
-    await owner.waitForResponse(
-      (r) => r.url().includes('/members') && r.request().method() === 'GET',
+    // Waited for from before the change: the list's refetch can answer before a later wait.
+    const saved = owner.waitForResponse(
+      (r) => r.url().includes('/members/') && r.request().method() === 'PATCH',
     );
+    const refetched = saved.then(() =>
+      owner.waitForResponse((r) => r.url().includes('/members') && r.request().method() === 'GET'),
+    );
+    await owner.getByLabel(`Role of ${SECOND.name}`).selectOption('viewer');
+    assert.equal((await saved).status(), 200);
+    await refetched;
     assert.equal(await owner.getByLabel(`Role of ${SECOND.name}`).inputValue(), 'viewer');
 
     await second.goto(`${orgPath}/members`);
