@@ -125,6 +125,20 @@ describe('measured against Labelary', () => {
     assert.deepEqual(box, { x: 40, y: 40, w: 57 * 2, h: 80 });
   });
 
+  it('a binary ^GF whose byte count runs past ^XZ ends at ^FS, and the rest of the label is drawn', () => {
+    // 100 bytes announced, none sent: the count would swallow the box and ^XZ.
+    const lost = renderLabel('^XA^FO10,10^GFB,100,100,1,^FS^FO50,50^GB20,20,20^FS^XZ', {
+      widthMm: 50,
+      heightMm: 50,
+    });
+    assert.equal(lost.labelCount, 1);
+    assert.deepEqual(inkBox(readPng(lost.png)), { x: 50, y: 50, w: 20, h: 20 });
+    // A count that ends inside the format is the data, whatever its bytes: "^FS" is three rows
+    // of one byte (0x5E, 0x46, 0x53: ink from column 1 to 7), then the field's own ^FS.
+    const kept = inkBox(dots('^XA^FO10,10^GFB,3,3,1,^FS^FS^XZ'));
+    assert.deepEqual(kept, { x: 11, y: 10, w: 7, h: 3 });
+  });
+
   describe('^BC subsets, as the data asks for them', () => {
     it('without a start code, mode N starts in subset B (digits one codeword each)', () => {
       assert.equal(code128Codewords('1234'), '^104^017^018^019^020');
