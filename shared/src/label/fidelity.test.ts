@@ -10,6 +10,7 @@ import { skipWithout } from '../testing/escpos.js';
 import { inkBox, readPng, zbarTyped } from './testing.js';
 import { zplQrSegments } from './barcodes.js';
 import { code128Codewords } from './zpl/barcodes.js';
+import { pdf417Codewords } from './zpl/pdf417.js';
 
 const dots = (zpl: string) => readPng(renderLabel(zpl, { widthMm: 100, heightMm: 100 }).png);
 
@@ -203,6 +204,35 @@ describe('measured against Labelary', () => {
         'a:865-4769',
         'b:-94e9"}',
       ]);
+    });
+  });
+
+  describe('^B7 compacts its data as the printer does', () => {
+    it('text: a lone punctuation mark is shifted to, a run of another submode latched', () => {
+      // "A_1D": A; ps _ (the next, 1, is not punctuation); ml 1 (the next, D, is not mixed);
+      // al D; padded with ps: 0 29 | 7 28 | 1 28 | 3 29.
+      assert.deepEqual(pdf417Codewords('A_1D'), [29, 238, 58, 119]);
+      // Lower case latches (ll = 27), padded: 27 0 | 1 29.
+      assert.deepEqual(pdf417Codewords('ab'), [810, 59]);
+    });
+
+    it('13 digits or more alone go numeric (902, "1" + digits in base 900)', () => {
+      assert.deepEqual(pdf417Codewords('1234567890123'), [902, 17, 110, 836, 811, 223]);
+    });
+
+    it('one byte is shifted to (913) after text, latched to (901) after digits', () => {
+      assert.deepEqual(pdf417Codewords('AB\x1dCD'), [1, 913, 29, 900, 63]);
+      assert.deepEqual(
+        pdf417Codewords('1234567890123\x1d'),
+        [902, 17, 110, 836, 811, 223, 901, 29],
+      );
+    });
+
+    it('bwip-js lays the codewords out in the columns asked for', () => {
+      // 10 data columns: start, left and right row indicators, stop (18 modules with its last
+      // bar): 17 × 14 + 1 modules of 2 dots.
+      const box = inkBox(dots('^XA^FO20,20^BY2^B7N,6,4,10^FDAB_1D1234567890123CD^FS^XZ'))!;
+      assert.equal(box.w, (17 * 14 + 1) * 2);
     });
   });
 

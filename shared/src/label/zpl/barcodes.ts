@@ -20,6 +20,7 @@ import {
   zplInterpretation,
 } from '../interpretation.js';
 import { drawDataBar, drawTlc39 } from './gs1.js';
+import { pdf417Codewords } from './pdf417.js';
 
 export interface BarcodeDefaults {
   /** ^BY module width, wide-to-narrow ratio and height. */
@@ -363,9 +364,17 @@ export function drawZplBarcode(
         if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
       }
       const bcid = micro ? 'micropdf417' : yes(p[5], false) ? 'pdf417compact' : 'pdf417';
-      const probe = drawMatrixSymbol(bcid, data, options, 1, 1);
+      // ^B7: the printer's own compaction, handed to bwip-js as codewords.
+      let text = data;
+      if (!micro) {
+        options.raw = true;
+        text = pdf417Codewords(data)
+          .map((cw) => `^${String(cw).padStart(3, '0')}`)
+          .join('');
+      }
+      const probe = drawMatrixSymbol(bcid, text, options, 1, 1);
       const rowHeight = num(p[1], Math.max(2, Math.round(d.height / Math.max(1, probe.height))));
-      const bitmap = drawMatrixSymbol(bcid, data, options, d.module, rowHeight);
+      const bitmap = drawMatrixSymbol(bcid, text, options, d.module, rowHeight);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'BO': {
