@@ -100,7 +100,8 @@ const qrCache = new Map<string, QrModules>();
  * - the level asked for chooses the version; the symbol then has the highest level the version
  *   holds the data at (`MM,A…` data that fits version 3 at Q is drawn at Q);
  * - manual mode A keeps only the characters alphanumeric mode can hold (`MM,A12|AB` holds
- *   "12AB"), N only the digits, B is bytes, K is left to the encoder;
+ *   "12AB"), N only the digits; B's data (after its 4-digit count) is cut into modes as the
+ *   automatic mode does (`HM,B0020` and 20 digits is one numeric run), K is left to the encoder;
  * - the data is cut into numeric, alphanumeric and byte runs by the run lengths (a short run of
  *   one mode between runs of another joins them; see `zplQrSegments`), not by the fewest bits;
  * - of the eight masks, the one of least penalty where a 1:1:3:1:1 finder-like run counts when
@@ -142,8 +143,7 @@ function zplQrModules(text: string, level: 'L' | 'M' | 'Q' | 'H', mode: ZplQrMod
       ...(version === undefined ? {} : { version }),
     });
   let segments: QrSegment[] | string;
-  if (mode === 'B') segments = [{ mode: 'byte', data: Buffer.from(text, 'utf8') }];
-  else if (mode === 'K') segments = text;
+  if (mode === 'K') segments = text;
   else if (mode === 'N') segments = [{ mode: 'numeric', data: text.replace(/[^0-9]/g, '') }];
   else {
     const kept = mode === 'A' ? [...text].filter((c) => QR_ALPHANUMERIC.test(c)).join('') : text;

@@ -179,6 +179,12 @@ describe('measured against Labelary', () => {
       assert.deepEqual([qr.size, qr.level], [21, 'H']);
     });
 
+    it('manual byte mode cuts its data into modes too: 20 digits fit version 2 at H', () => {
+      // As bytes they would take version 3 (29 modules); Labelary draws 25.
+      const qr = qrModules('^XA^FO20,20^BQN,2,4^FDHM,B002012345678901234567890^FS^XZ', 20, 30, 4);
+      assert.deepEqual([qr.size, qr.level], [25, 'H']);
+    });
+
     it(
       'manual alphanumeric mode keeps only the characters it can hold',
       { skip: skipWithout('zbarimg') },
