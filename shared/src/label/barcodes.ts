@@ -234,44 +234,57 @@ export function zplQrSegments(text: string, versionClass: 0 | 1 | 2): QrSegment[
 /** A mask's penalty (the four rules of ISO 18004, the third as described at drawZplQr). */
 function qrPenalty(m: QrModules): number {
   const size = m.size;
+  const d = m.data;
   let points = 0;
-  // 1: runs of five or more of a colour in a row or a column, 3 + 1 a module beyond five.
-  for (let i = 0; i < size; i++) {
-    for (const get of [(k: number) => m.get(i, k), (k: number) => m.get(k, i)]) {
+  // Rows, then columns: module k of line i.
+  for (let pass = 0; pass < 2; pass++) {
+    const at =
+      pass === 0 ? (i: number, k: number) => i * size + k : (i: number, k: number) => k * size + i;
+    for (let i = 0; i < size; i++) {
+      // 1: runs of five or more of a colour, 3 + 1 a module beyond five.
       let run = 1;
       for (let k = 1; k <= size; k++) {
-        if (k < size && get(k) === get(k - 1)) run++;
+        if (k < size && d[at(i, k)] === d[at(i, k - 1)]) run++;
         else {
-          if (run >= 5) points += 3 + run - 5;
+          if (run >= 5) points += run - 2;
           run = 1;
         }
+      }
+      // 3: 40 for each dark-light-dark×3-light-dark run with four light modules before or
+      // after it, outside the symbol counting as light.
+      for (let k = 0; k + 7 <= size; k++) {
+        if (
+          !d[at(i, k)] ||
+          d[at(i, k + 1)] ||
+          !d[at(i, k + 2)] ||
+          !d[at(i, k + 3)] ||
+          !d[at(i, k + 4)] ||
+          d[at(i, k + 5)] ||
+          !d[at(i, k + 6)]
+        )
+          continue;
+        let before = true;
+        let after = true;
+        for (let j = 1; j <= 4; j++) {
+          if (k - j >= 0 && d[at(i, k - j)]) before = false;
+          if (k + 6 + j < size && d[at(i, k + 6 + j)]) after = false;
+        }
+        if (before || after) points += 40;
       }
     }
   }
   // 2: 3 for each 2 × 2 block of one colour.
   for (let r = 0; r + 1 < size; r++) {
     for (let c = 0; c + 1 < size; c++) {
-      const sum = m.get(r, c) + m.get(r, c + 1) + m.get(r + 1, c) + m.get(r + 1, c + 1);
+      const i = r * size + c;
+      const sum = d[i]! + d[i + 1]! + d[i + size]! + d[i + size + 1]!;
       if (sum === 0 || sum === 4) points += 3;
-    }
-  }
-  // 3: 40 for each dark-light-dark×3-light-dark run with four light modules before or after.
-  const finder = [1, 0, 1, 1, 1, 0, 1];
-  for (let i = 0; i < size; i++) {
-    for (const get of [(k: number) => m.get(i, k), (k: number) => m.get(k, i)]) {
-      const light = (k: number) => k < 0 || k >= size || !get(k);
-      for (let k = 0; k + 7 <= size; k++) {
-        if (!finder.every((v, j) => get(k + j) === v)) continue;
-        const before = light(k - 1) && light(k - 2) && light(k - 3) && light(k - 4);
-        const after = light(k + 7) && light(k + 8) && light(k + 9) && light(k + 10);
-        if (before || after) points += 40;
-      }
     }
   }
   // 4: 10 for each whole 5 % the dark modules (whole percents) are away from half.
   let dark = 0;
-  for (let i = 0; i < m.data.length; i++) dark += m.data[i]!;
-  points += Math.floor(Math.abs(Math.floor((dark * 100) / m.data.length) - 50) / 5) * 10;
+  for (let i = 0; i < d.length; i++) dark += d[i]!;
+  points += Math.floor(Math.abs(Math.floor((dark * 100) / d.length) - 50) / 5) * 10;
   return points;
 }
 
