@@ -86,6 +86,208 @@ export function drawQr(text: string, ecc: string, module: number, byteMode = fal
   );
 }
 
+/** How a ZPL ^BQ field's data is put in the symbol: automatic, or one manual mode. */
+export type ZplQrMode = 'auto' | 'A' | 'N' | 'B' | 'K';
+
+type QrSegment = { mode: 'numeric' | 'alphanumeric' | 'byte'; data: string | Buffer };
+type QrModules = { size: number; data: Uint8Array; get(row: number, col: number): number };
+
+const QR_ALPHANUMERIC = /^[0-9A-Z $%*+\-./:]$/;
+const qrCache = new Map<string, QrModules>();
+
+/**
+ * A QR code as a Zebra printer (and Labelary, which draws as they do) makes it from a ^BQ field:
+ * - the level asked for chooses the version; the symbol then has the highest level the version
+ *   holds the data at (`MM,A…` data that fits version 3 at Q is drawn at Q);
+ * - manual mode A keeps only the characters alphanumeric mode can hold (`MM,A12|AB` holds
+ *   "12AB"), N only the digits; B's data (after its 4-digit count) is cut into modes as the
+ *   automatic mode does (`HM,B0020` and 20 digits is one numeric run), K is left to the encoder;
+ * - the data is cut into numeric, alphanumeric and byte runs by the run lengths (a short run of
+ *   one mode between runs of another joins them; see `zplQrSegments`), not by the fewest bits;
+ * - of the eight masks, the one of least penalty where a 1:1:3:1:1 finder-like run counts when
+ *   four light modules are on either side of it, outside the symbol counting as light (so the
+ *   finder patterns count too, for each mask alike), and the dark share counts in whole 5 %
+ *   steps of whole percents (50-54 % costs nothing).
+ * Checked module for module against Labelary's renders (docs/labels.md).
+ */
+export function drawZplQr(text: string, ecc: string, module: number, mode: ZplQrMode): Bitmap {
+  const level = (['L', 'M', 'Q', 'H'].includes(ecc) ? ecc : 'Q') as 'L' | 'M' | 'Q' | 'H';
+  const key = `${level}\u0000${mode}\u0000${text}`;
+  let modules = qrCache.get(key);
+  if (!modules) {
+    try {
+      modules = zplQrModules(text, level, mode);
+    } catch (error) {
+      throw new BarcodeDataError(`qrcode: ${(error as Error).message}`);
+    }
+    if (qrCache.size >= SYMBOL_CACHE_SIZE) qrCache.delete(qrCache.keys().next().value!);
+    qrCache.set(key, modules);
+  }
+  return drawMatrix(
+    { pixs: Array.from(modules.data), pixx: modules.size, pixy: modules.size },
+    module,
+    module,
+  );
+}
+
+function zplQrModules(text: string, level: 'L' | 'M' | 'Q' | 'H', mode: ZplQrMode): QrModules {
+  const create = (
+    segments: QrSegment[] | string,
+    maskPattern: number,
+    errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H',
+    version?: number,
+  ) =>
+    QRCode.create(segments as Parameters<typeof QRCode.create>[0], {
+      errorCorrectionLevel,
+      maskPattern: maskPattern as QRCode.QRCodeMaskPattern,
+      ...(version === undefined ? {} : { version }),
+    });
+  let segments: QrSegment[] | string;
+  if (mode === 'K') segments = text;
+  else if (mode === 'N') segments = [{ mode: 'numeric', data: text.replace(/[^0-9]/g, '') }];
+  else {
+    const kept = mode === 'A' ? [...text].filter((c) => QR_ALPHANUMERIC.test(c)).join('') : text;
+    // The run lengths that decide depend on the version's class (1-9, 10-26, 27-40).
+    segments = zplQrSegments(kept, 0);
+    const first = create(segments, 0, level).version;
+    if (first >= 10) segments = zplQrSegments(kept, first >= 27 ? 2 : 1);
+  }
+  // The smallest version at the level asked for; then the highest level that still fits it.
+  const version = create(segments, 0, level).version;
+  let chosen = level;
+  for (const higher of ['M', 'Q', 'H'] as const) {
+    if ('LMQH'.indexOf(higher) <= 'LMQH'.indexOf(level)) continue;
+    try {
+      create(segments, 0, higher, version);
+      chosen = higher;
+    } catch {
+      break;
+    }
+  }
+  let best: QrModules | undefined;
+  let bestPenalty = Infinity;
+  for (let mask = 0; mask < 8; mask++) {
+    const candidate = create(segments, mask, chosen, version).modules as unknown as QrModules;
+    const penalty = qrPenalty(candidate);
+    if (penalty < bestPenalty) {
+      best = candidate;
+      bestPenalty = penalty;
+    }
+  }
+  return best!;
+}
+
+/**
+ * The data cut into runs of one mode, left to right, looking ahead from each character:
+ * - from byte mode, a run of 4 digits or more (5, 6 from versions 10, 27) goes numeric, else a
+ *   run of 7 alphanumeric characters or more (8, 9) alphanumeric;
+ * - from alphanumeric, a run of 6 digits or more (8, 10) goes numeric, and the mode goes back
+ *   to bytes when fewer than 4 alphanumeric characters are left before a byte;
+ * - from numeric, the first other character chooses as from byte mode.
+ * (Labelary's: `{"id":"7f9753ad-a865-4769-94e9"}` is bytes, 4 digits, bytes, "865-4769" in
+ * alphanumeric, bytes.)
+ */
+export function zplQrSegments(text: string, versionClass: 0 | 1 | 2): QrSegment[] {
+  const digitsFromByte = [4, 5, 6][versionClass]!;
+  const alphaRun = [7, 8, 9][versionClass]!;
+  const digitsFromAlpha = [6, 8, 10][versionClass]!;
+  const chars = [...text];
+  const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+  const isAlpha = (c: string | undefined) => c !== undefined && QR_ALPHANUMERIC.test(c);
+  const runFrom = (i: number, test: (c: string | undefined) => boolean) => {
+    let n = 0;
+    while (test(chars[i + n])) n++;
+    return n;
+  };
+  const fromByte = (i: number): 'N' | 'A' | 'B' => {
+    if (runFrom(i, isDigit) >= digitsFromByte) return 'N';
+    return runFrom(i, isAlpha) >= alphaRun ? 'A' : 'B';
+  };
+  const modes: ('N' | 'A' | 'B')[] = [];
+  let mode: 'N' | 'A' | 'B' | undefined;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (mode === undefined || (mode === 'N' && !isDigit(c))) mode = fromByte(i);
+    else if (mode === 'B') {
+      if (isAlpha(c)) mode = fromByte(i);
+    } else if (mode === 'A') {
+      const alpha = runFrom(i, isAlpha);
+      if (alpha === 0) mode = 'B';
+      else if (runFrom(i, isDigit) >= digitsFromAlpha) mode = 'N';
+      else if (alpha < 4 && i + alpha < chars.length) mode = 'B';
+    }
+    modes.push(mode);
+  }
+  const segments: QrSegment[] = [];
+  const name = { N: 'numeric', A: 'alphanumeric', B: 'byte' } as const;
+  let from = 0;
+  for (let i = 1; i <= chars.length; i++) {
+    if (i < chars.length && modes[i] === modes[from]) continue;
+    const data = chars.slice(from, i).join('');
+    const m = name[modes[from]!];
+    segments.push({ mode: m, data: m === 'byte' ? Buffer.from(data, 'utf8') : data });
+    from = i;
+  }
+  return segments;
+}
+
+/** A mask's penalty (the four rules of ISO 18004, the third as described at drawZplQr). */
+function qrPenalty(m: QrModules): number {
+  const size = m.size;
+  const d = m.data;
+  let points = 0;
+  // Rows, then columns: module k of line i.
+  for (let pass = 0; pass < 2; pass++) {
+    const at =
+      pass === 0 ? (i: number, k: number) => i * size + k : (i: number, k: number) => k * size + i;
+    for (let i = 0; i < size; i++) {
+      // 1: runs of five or more of a colour, 3 + 1 a module beyond five.
+      let run = 1;
+      for (let k = 1; k <= size; k++) {
+        if (k < size && d[at(i, k)] === d[at(i, k - 1)]) run++;
+        else {
+          if (run >= 5) points += run - 2;
+          run = 1;
+        }
+      }
+      // 3: 40 for each dark-light-dark×3-light-dark run with four light modules before or
+      // after it, outside the symbol counting as light.
+      for (let k = 0; k + 7 <= size; k++) {
+        if (
+          !d[at(i, k)] ||
+          d[at(i, k + 1)] ||
+          !d[at(i, k + 2)] ||
+          !d[at(i, k + 3)] ||
+          !d[at(i, k + 4)] ||
+          d[at(i, k + 5)] ||
+          !d[at(i, k + 6)]
+        )
+          continue;
+        let before = true;
+        let after = true;
+        for (let j = 1; j <= 4; j++) {
+          if (k - j >= 0 && d[at(i, k - j)]) before = false;
+          if (k + 6 + j < size && d[at(i, k + 6 + j)]) after = false;
+        }
+        if (before || after) points += 40;
+      }
+    }
+  }
+  // 2: 3 for each 2 × 2 block of one colour.
+  for (let r = 0; r + 1 < size; r++) {
+    for (let c = 0; c + 1 < size; c++) {
+      const i = r * size + c;
+      const sum = d[i]! + d[i + 1]! + d[i + size]! + d[i + size + 1]!;
+      if (sum === 0 || sum === 4) points += 3;
+    }
+  }
+  // 4: 10 for each whole 5 % the dark modules (whole percents) are away from half.
+  let dark = 0;
+  for (let i = 0; i < d.length; i++) dark += d[i]!;
+  points += Math.floor(Math.abs(Math.floor((dark * 100) / d.length) - 50) / 5) * 10;
+  return points;
+}
+
 /** Draws a linear symbol upright: bars `height` dots tall (stacked rows share it by their heights). */
 export function drawLinear(
   bcid: string,

@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import { renderLabel } from '../index.js';
 import { skipWithout } from '../testing/escpos.js';
 import { inkBox, readPng, zbarTyped } from './testing.js';
+import { zplQrSegments } from './barcodes.js';
 import { code128Codewords } from './zpl/barcodes.js';
+import { pdf417Codewords } from './zpl/pdf417.js';
 
 const dots = (zpl: string) => readPng(renderLabel(zpl, { widthMm: 100, heightMm: 100 }).png);
 
@@ -123,6 +125,121 @@ describe('measured against Labelary', () => {
     const box = inkBox(readPng(r.png))!;
     // 0.25 mm is 2 dots a module (57 modules), 10 mm is 80 dots, at 5 mm (40 dots) in.
     assert.deepEqual(box, { x: 40, y: 40, w: 57 * 2, h: 80 });
+  });
+
+  it('a binary ^GF whose byte count runs past ^XZ ends at ^FS, and the rest of the label is drawn', () => {
+    // 100 bytes announced, none sent: the count would swallow the box and ^XZ.
+    const lost = renderLabel('^XA^FO10,10^GFB,100,100,1,^FS^FO50,50^GB20,20,20^FS^XZ', {
+      widthMm: 50,
+      heightMm: 50,
+    });
+    assert.equal(lost.labelCount, 1);
+    assert.deepEqual(inkBox(readPng(lost.png)), { x: 50, y: 50, w: 20, h: 20 });
+    // A count that ends inside the format is the data, whatever its bytes: "^FS" is three rows
+    // of one byte (0x5E, 0x46, 0x53: ink from column 1 to 7), then the field's own ^FS.
+    const kept = inkBox(dots('^XA^FO10,10^GFB,3,3,1,^FS^FS^XZ'));
+    assert.deepEqual(kept, { x: 11, y: 10, w: 7, h: 3 });
+  });
+
+  it('^FW inside a field, after its ^A, turns that field too', () => {
+    const upright = inkBox(dots('^XA^FO100,100^A0N,30,30^FDHELLO^FS^XZ'))!;
+    const turned = inkBox(dots('^XA^FO100,100^A0N,30,30^FWB^FDHELLO^FS^XZ'))!;
+    assert.ok(upright.w > upright.h, `upright ${upright.w}×${upright.h}`);
+    assert.deepEqual([turned.w, turned.h], [upright.h, upright.w]);
+    // The next field without an orientation of its own keeps ^FW's.
+    const next = inkBox(dots('^XA^FWB^FO100,100^A0,30,30^FDHELLO^FS^XZ'))!;
+    assert.deepEqual([next.w, next.h], [upright.h, upright.w]);
+  });
+
+  describe('^BQ as the printer encodes it', () => {
+    // The symbol's modules, read back from the picture: `module` dots each, from (x, y).
+    const qrModules = (zpl: string, x: number, y: number, module: number) => {
+      const d = dots(zpl);
+      const box = inkBox(d)!;
+      const size = Math.round(box.w / module);
+      const at = (r: number, c: number) =>
+        d.data[(y + r * module + (module >> 1)) * d.width + x + c * module + (module >> 1)]!;
+      // Format information beside the top-left finder (ISO 18004 7.9): level and mask.
+      const bits = [0, 1, 2, 3, 4, 5, 7, 8].map((c) => at(8, c));
+      bits.push(...[7, 5, 4, 3, 2, 1, 0].map((r) => at(r, 8)));
+      const format = parseInt(bits.join(''), 2) ^ 0b101010000010010;
+      return { size, level: 'MLHQ'[format >> 13], mask: (format >> 10) & 7 };
+    };
+
+    it('the mask is the one Labelary picks: "MA,HELLO WORLD" is version 1 at Q with mask 0', () => {
+      // The `qrcode` package's own choice is mask 6; Labelary counts the finder-like runs
+      // with the light paper around the symbol, and the dark share in whole 5 % steps.
+      const qr = qrModules('^XA^FO20,20^BQN,2,4^FDMA,HELLO WORLD^FS^XZ', 20, 30, 4);
+      assert.deepEqual(qr, { size: 21, level: 'Q', mask: 0 });
+    });
+
+    it('the level asked for chooses the version, the symbol gets the highest level that version holds', () => {
+      // 12 digits: version 1 at M, which holds them at H too.
+      const qr = qrModules('^XA^FO20,20^BQN,2,4^FDMA,123456789012^FS^XZ', 20, 30, 4);
+      assert.deepEqual([qr.size, qr.level], [21, 'H']);
+    });
+
+    it('manual byte mode cuts its data into modes too: 20 digits fit version 2 at H', () => {
+      // As bytes they would take version 3 (29 modules); Labelary draws 25.
+      const qr = qrModules('^XA^FO20,20^BQN,2,4^FDHM,B002012345678901234567890^FS^XZ', 20, 30, 4);
+      assert.deepEqual([qr.size, qr.level], [25, 'H']);
+    });
+
+    it(
+      'manual alphanumeric mode keeps only the characters it can hold',
+      { skip: skipWithout('zbarimg') },
+      () => {
+        const png = renderLabel('^XA^FO40,40^BQN,2,6^FDMM,AAB12|CD34^FS^XZ', {
+          widthMm: 50,
+          heightMm: 50,
+        }).png;
+        assert.deepEqual(zbarTyped(png), ['QR-Code:AB12CD34']);
+      },
+    );
+
+    it('automatic mode cuts the data by run lengths, as Labelary does', () => {
+      const runs = zplQrSegments('{"n":"528173","id":"7f9753ad-a865-4769-94e9"}', 0).map(
+        (s) => `${s.mode[0]}:${String(s.data)}`,
+      );
+      assert.deepEqual(runs, [
+        'b:{"n":"',
+        'n:528173',
+        'b:","id":"7f',
+        'n:9753',
+        'b:ad-a',
+        'a:865-4769',
+        'b:-94e9"}',
+      ]);
+    });
+  });
+
+  describe('^B7 compacts its data as the printer does', () => {
+    it('text: a lone punctuation mark is shifted to, a run of another submode latched', () => {
+      // "A_1D": A; ps _ (the next, 1, is not punctuation); ml 1 (the next, D, is not mixed);
+      // al D; padded with ps: 0 29 | 7 28 | 1 28 | 3 29.
+      assert.deepEqual(pdf417Codewords('A_1D'), [29, 238, 58, 119]);
+      // Lower case latches (ll = 27), padded: 27 0 | 1 29.
+      assert.deepEqual(pdf417Codewords('ab'), [810, 59]);
+    });
+
+    it('13 digits or more alone go numeric (902, "1" + digits in base 900)', () => {
+      assert.deepEqual(pdf417Codewords('1234567890123'), [902, 17, 110, 836, 811, 223]);
+    });
+
+    it('one byte is shifted to (913) after text, latched to (901) after digits', () => {
+      assert.deepEqual(pdf417Codewords('AB\x1dCD'), [1, 913, 29, 900, 63]);
+      assert.deepEqual(
+        pdf417Codewords('1234567890123\x1d'),
+        [902, 17, 110, 836, 811, 223, 901, 29],
+      );
+    });
+
+    it('bwip-js lays the codewords out in the columns asked for', () => {
+      // 10 data columns: start, left and right row indicators, stop (18 modules with its last
+      // bar): 17 × 14 + 1 modules of 2 dots.
+      const box = inkBox(dots('^XA^FO20,20^BY2^B7N,6,4,10^FDAB_1D1234567890123CD^FS^XZ'))!;
+      assert.equal(box.w, (17 * 14 + 1) * 2);
+    });
   });
 
   describe('^BC subsets, as the data asks for them', () => {

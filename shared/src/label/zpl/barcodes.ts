@@ -9,7 +9,8 @@ import {
   drawLinear,
   drawMatrixSymbol,
   drawMaxicode,
-  drawQr,
+  drawZplQr,
+  type ZplQrMode,
   drawStacked,
 } from '../barcodes.js';
 import {
@@ -19,6 +20,7 @@ import {
   zplInterpretation,
 } from '../interpretation.js';
 import { drawDataBar, drawTlc39 } from './gs1.js';
+import { pdf417Codewords } from './pdf417.js';
 
 export interface BarcodeDefaults {
   /** ^BY module width, wide-to-narrow ratio and height. */
@@ -285,13 +287,26 @@ export function drawZplBarcode(
     }
     case 'BQ': {
       const mag = num(p[2], d.dpmm >= 24 ? 6 : d.dpmm >= 12 ? 3 : 2);
+      // "<ecc><input>,<data>"; without that shape the first three characters are read as it
+      // anyway (Labelary: "EXAMPLE" is an unknown level, so H, and the data "MPLE").
       const m = /^([HQML])?([AM])?,(.*)$/s.exec(data);
-      const ecc = m?.[1] ?? (p[3] || 'Q');
+      let ecc = m?.[1] ?? (p[3] || 'Q');
       let text = m ? m[3]! : data;
-      const manual = m?.[2] === 'M';
-      const byteMode = manual && /^B\d{4}/.test(text);
-      if (manual) text = text.replace(/^(B\d{4}|[NAK])/, '');
-      const bitmap = drawQr(text, ecc, mag, byteMode);
+      let manual = m?.[2] === 'M';
+      if (!m && data.length >= 3) {
+        ecc = 'HQML'.includes(data[0]!) ? data[0]! : 'H';
+        manual = data[1] === 'M';
+        text = data.slice(3);
+      }
+      let mode: ZplQrMode = 'auto';
+      if (manual) {
+        const b = /^B\d{4}/.exec(text);
+        const letter = /^[NAK]/.exec(text);
+        if (b) mode = 'B';
+        else if (letter) mode = letter[0] as ZplQrMode;
+        text = text.replace(/^(B\d{4}|[NAK])/, '');
+      }
+      const bitmap = drawZplQr(text, ecc, mag, mode);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'B4': {
@@ -349,9 +364,17 @@ export function drawZplBarcode(
         if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
       }
       const bcid = micro ? 'micropdf417' : yes(p[5], false) ? 'pdf417compact' : 'pdf417';
-      const probe = drawMatrixSymbol(bcid, data, options, 1, 1);
+      // ^B7: the printer's own compaction, handed to bwip-js as codewords.
+      let text = data;
+      if (!micro) {
+        options.raw = true;
+        text = pdf417Codewords(data)
+          .map((cw) => `^${String(cw).padStart(3, '0')}`)
+          .join('');
+      }
+      const probe = drawMatrixSymbol(bcid, text, options, 1, 1);
       const rowHeight = num(p[1], Math.max(2, Math.round(d.height / Math.max(1, probe.height))));
-      const bitmap = drawMatrixSymbol(bcid, data, options, d.module, rowHeight);
+      const bitmap = drawMatrixSymbol(bcid, text, options, d.module, rowHeight);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'BO': {

@@ -78,14 +78,26 @@ export function parseZpl(content: string): ZplCommand[] {
   return commands;
 }
 
-/** ^GFB (and C): the data is `b` raw bytes that may hold any character, the prefixes included. */
+/**
+ * ^GFB (and C): the data is `b` raw bytes that may hold any character, the prefixes included,
+ * unless the count would swallow the end of the format (see below).
+ */
 function binaryGraphic(
   content: string,
   start: number,
 ): { params: string; end: number } | undefined {
   const m = /^\s*([BC])\s*,\s*(\d+)\s*,[^,^~]*,[^,^~]*,/.exec(content.slice(start, start + 64));
   if (!m) return undefined;
-  const end = Math.min(content.length, start + m[0].length + Number(m[2]));
+  const dataStart = start + m[0].length;
+  let end = Math.min(content.length, dataStart + Number(m[2]));
+  // A count running past the end of the format (the data's bytes were lost on the way): the
+  // printer would wait for bytes that never come and print nothing. Labelary ends the data at
+  // `^FS` and draws the rest of the label; so do we, only there (a count that ends inside the
+  // format is kept, whatever the bytes are).
+  if (end === content.length || /\^XZ/i.test(content.slice(dataStart, end))) {
+    const fs = content.slice(dataStart, end).search(/\^FS/i);
+    if (fs >= 0) end = dataStart + fs;
+  }
   return { params: content.slice(start, end), end };
 }
 

@@ -233,6 +233,11 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         break;
       case '^FW':
         fw = orientationOf(p[0], fw);
+        // Inside a text field (after its ^A), Labelary turns that field too: ^A0N…^FWB draws B.
+        if (field && p[0]?.trim() && field.kind.type === 'text') {
+          field.orientation = fw;
+          if (field.font) field.font.orientation = fw;
+        }
         break;
       case '^CF': {
         const fontName = (p[0] || defaultFont.name).toUpperCase();
