@@ -165,43 +165,18 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
   const rings = flatten(g.getPath(0, 0, size).commands).map((ring) =>
     ring.map((v, i) => (i % 2 === 0 ? v * sx : v)),
   );
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const ring of rings) {
-    for (let i = 0; i < ring.length; i += 2) {
-      minX = Math.min(minX, ring[i]!);
-      maxX = Math.max(maxX, ring[i]!);
-      minY = Math.min(minY, ring[i + 1]!);
-      maxY = Math.max(maxY, ring[i + 1]!);
-    }
-  }
   let advance = (((g.advanceWidth ?? font.unitsPerEm / 2) * size) / font.unitsPerEm) * sx;
+  const { minX, maxX } = ringBounds(rings);
   if (char === '-' && maxX > minX) {
     // The printer's hyphen is a long dash: 0.58 of the width in ink, 0.18 in from the pen, 0.93
     // of the width in advance (Labelary, "G-FAM" at 90 dots).
     const k = (0.58 * width) / (maxX - minX);
     const shift = 0.18 * width;
-    const from = minX;
     for (const ring of rings)
-      for (let i = 0; i < ring.length; i += 2) ring[i] = (ring[i]! - from) * k + shift;
-    minX = shift;
-    maxX = shift + 0.58 * width;
+      for (let i = 0; i < ring.length; i += 2) ring[i] = (ring[i]! - minX) * k + shift;
     advance = 0.93 * width;
   }
-  if (rings.length === 0) {
-    glyph = { bitmap: new Bitmap(0, 0), left: 0, top: 0, advance };
-  } else {
-    const left = Math.floor(minX);
-    const top = Math.floor(minY);
-    const bitmap = new Bitmap(Math.ceil(maxX) - left + 1, Math.ceil(maxY) - top + 1);
-    fillPolygons(
-      bitmap,
-      rings.map((ring) => ring.map((v, i) => v - (i % 2 === 0 ? left : top))),
-    );
-    glyph = { bitmap, left, top, advance };
-  }
+  glyph = ringsGlyph(rings, advance);
   if (glyphCache.size > 20_000) glyphCache.clear();
   glyphCache.set(key, glyph);
   return glyph;
@@ -322,8 +297,8 @@ export function drawMonoCells(text: string, spec: CellFont, mx: number, my: numb
   return { bitmap, baseline };
 }
 
-/** Outline rings (dots, y down from the baseline) filled into a glyph bitmap. */
-function ringsGlyph(rings: number[][], advance: number): ScaledGlyph {
+/** The box of outline rings (x, y pairs). */
+function ringBounds(rings: number[][]): { minX: number; minY: number; maxX: number; maxY: number } {
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
@@ -336,6 +311,12 @@ function ringsGlyph(rings: number[][], advance: number): ScaledGlyph {
       maxY = Math.max(maxY, ring[i + 1]!);
     }
   }
+  return { minX, minY, maxX, maxY };
+}
+
+/** Outline rings (dots, y down from the baseline) filled into a glyph bitmap. */
+function ringsGlyph(rings: number[][], advance: number): ScaledGlyph {
+  const { minX, minY, maxX, maxY } = ringBounds(rings);
   if (rings.length === 0) return { bitmap: new Bitmap(0, 0), left: 0, top: 0, advance };
   const left = Math.floor(minX);
   const top = Math.floor(minY);
