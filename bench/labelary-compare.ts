@@ -3,9 +3,11 @@
  * <dir>`): our ZPL renderer against reference renders of Labelary. Each `name.zpl` of a directory
  * that has a `name.png` next to it is drawn at 8 dots/mm on the reference's size and compared
  * pixel by pixel (a pixel differs when a channel differs by more than 32 of 255, the rule of the
- * Labelize project, so the numbers compare with theirs). Prints the share of differing pixels per
- * label, then per directory the median, how many labels are under 1 % and how many at 10 % or
- * more; writes for each label ours, the reference and a diff picture (red: ink only Labelary
+ * Labelize project, so the numbers compare with theirs), and read as printed (black or white,
+ * black when darker than half grey: Labelary smooths text with grey pixels that a printer's dots,
+ * and our 1-bit pictures, cannot match under the channel rule). Prints both shares of differing
+ * pixels per label, then per directory and measure the median, how many labels are under 1 % and
+ * how many at 10 % or more; writes for each label ours, the reference and a diff picture (red: ink only Labelary
  * has, blue: ink only we have) to a temporary directory (or `--out <dir>`).
  *
  * The references are not in this repository (third-party files): see docs/labels.md, "Measured
@@ -57,8 +59,9 @@ for (const dir of dirs) {
   }
   const target = join(out, basename(dir));
   mkdirSync(target, { recursive: true });
-  console.log(`\n${dir} (${names.length} labels)`);
+  console.log(`\n${dir} (${names.length} labels)\n  Labelize   as printed`);
   const percents: number[] = [];
+  const printed: number[] = [];
   for (const name of names) {
     const expected = readRgba(readFileSync(join(dir, `${name}.png`)));
     let line: string;
@@ -71,22 +74,29 @@ for (const dir of dirs) {
       const ours = readRgba(rendered.png);
       const result = compareLabels(ours, expected);
       percents.push(result.percent);
+      printed.push(result.percentAsPrinted);
       writeFileSync(join(target, `${name}.ours.png`), rendered.png);
       writeFileSync(join(target, `${name}.labelary.png`), readFileSync(join(dir, `${name}.png`)));
       writeFileSync(join(target, `${name}.diff.png`), writeRgba(result.diff));
       const notes = rendered.skipped.length > 0 ? `  skipped ${rendered.skipped.join(' ')}` : '';
-      line = `${result.percent.toFixed(2).padStart(6)} %  ${name}${notes}`;
+      line = `${result.percent.toFixed(2).padStart(6)} %  ${result.percentAsPrinted.toFixed(2).padStart(6)} %  ${name}${notes}`;
     } catch (error) {
       percents.push(100);
-      line = `   n/a    ${name}: ${(error as Error).message}`;
+      printed.push(100);
+      line = `   n/a       n/a     ${name}: ${(error as Error).message}`;
     }
     console.log(`  ${line}`);
   }
-  const under1 = percents.filter((p) => p < 1).length;
-  const over10 = percents.filter((p) => p >= 10).length;
-  console.log(
-    `  median ${median(percents).toFixed(2)} %, under 1 %: ${under1} of ${percents.length}, 10 % or more: ${over10}`,
-  );
+  for (const [what, values] of [
+    ['the Labelize rule', percents],
+    ['as printed', printed],
+  ] as const) {
+    const under1 = values.filter((p) => p < 1).length;
+    const over10 = values.filter((p) => p >= 10).length;
+    console.log(
+      `  ${what}: median ${median(values).toFixed(2)} %, under 1 %: ${under1} of ${values.length}, 10 % or more: ${over10}`,
+    );
+  }
 }
 console.log(`\nours, the reference and the diff of each label: ${out}`);
 if (failed) process.exit(1);

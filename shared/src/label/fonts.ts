@@ -1,20 +1,36 @@
 /**
  * The label printer's fonts. Font 0 (Zebra's scalable CG Triumvirate Bold Condensed) is drawn
- * from DejaVu Sans Condensed Bold (`shared/fonts/`, Bitstream Vera licence), the closest open
- * condensed bold sans that Debian ships; the bitmap fonts A-H are the virtual receipt printer's
- * Terminus cells resampled to the cell sizes of the ZPL manual's font matrix, then magnified by
- * whole factors as the printer magnifies them. Glyphs are cached per size.
+ * from Roboto Condensed Bold (`shared/fonts/`, Apache 2.0), each character on the advance, ink
+ * offset and ink width measured on Labelary's renders (`font0-metrics.ts`); characters Roboto
+ * lacks come from DejaVu Sans Condensed Bold (Bitstream Vera licence). The bitmap fonts A-H are
+ * the virtual receipt printer's Terminus cells resampled to the cell sizes of the ZPL manual's
+ * font matrix, then magnified by whole factors as the printer magnifies them. Glyphs are cached
+ * per size.
  */
 import { readFileSync } from 'node:fs';
 // @ts-expect-error opentype.js ships no types: the few shapes font 0 uses are declared below.
 import opentypeModule from 'opentype.js';
 import { getFont as getTerminus, type BitmapFont } from '../escpos/fonts.js';
 import { Bitmap, fillPolygons } from './bitmap.js';
+import { FONT0_METRICS } from './font0-metrics.js';
 
 /** A run of text drawn upright: its bitmap and the row of its baseline. */
 export interface TextBitmap {
   bitmap: Bitmap;
   baseline: number;
+  /** Font 0 only: where each character's glyph was drawn in `bitmap` (for measuring, `bench/font0-fit.ts`). */
+  glyphs?: PlacedGlyph[];
+}
+
+/** One character of a line of font 0: its glyph and the dot of `bitmap` where its top left was drawn. */
+export interface PlacedGlyph {
+  char: string;
+  bitmap: Bitmap;
+  x: number;
+  y: number;
+  /** The pen position before this character, in dots from the line's start (fractional). */
+  pen: number;
+  advance: number;
 }
 
 /** A font as a field asks for it: its name (ZPL letter or digit), height and width in dots. */
@@ -76,28 +92,32 @@ function shippedFont(name: string): Font {
   return font;
 }
 
-const font0 = (): Font => shippedFont('DejaVuSansCondensed-Bold.ttf');
+const font0 = (): Font => shippedFont('RobotoCondensed-Bold.ttf');
+const fallback0 = (): Font => shippedFont('DejaVuSansCondensed-Bold.ttf');
 
 /**
- * Font 0's baseline sits this far down its cell, and its outlines are drawn this much larger than
- * the cell's em: the printer's capitals are 0.76 of the cell high and start at its top (Labelary,
- * 30 to 190 dots), DejaVu's are 0.73 of its em.
+ * Font 0's baseline sits this far down its cell (Labelary: the best fit on 49 carrier labels,
+ * 9 to 355 dots high), and its capitals are this share of the cell high and start at its top.
  */
-const FONT0_ASCENT = 0.76;
-const FONT0_CAP = 1.04;
+const FONT0_ASCENT = 0.745;
+const FONT0_CAP_HEIGHT = 0.758;
 
+/** How each face is drawn: its capitals' height in its em, and its width against the printer's. */
+interface FaceFit {
+  /** Capital height over the em (the face's own). */
+  capHeight: number;
+  /** A line `w` dots wide takes this share of the face's own advances at `w` dots. */
+  width: number;
+  /** Capitals A-Z drawn this much wider still. */
+  capitals: number;
+}
+/** Roboto Condensed: advances fitted per character (below); others at the face's own width. */
+const ROBOTO_FIT: FaceFit = { capHeight: 0.711, width: 1, capitals: 1 };
 /**
- * DejaVu Sans Condensed Bold is wider than the printer's font 0: a line of font 0 `h` dots high
- * and `w` wide takes 0.783 of DejaVu's advance at `w` (measured on Labelary's renders, the same
- * for 30/30 and 27/36 fields), so glyphs and advances are narrowed by this factor.
+ * DejaVu Sans Condensed Bold (characters Roboto lacks): 0.783 of its width, capitals 5 % wider
+ * (measured on Labelary's renders when DejaVu drew every character).
  */
-const FONT0_WIDTH = 0.783;
-
-/**
- * Triumvirate's capitals are wider beside its lower case and figures than DejaVu's: A-Z are drawn
- * 5 % wider (fitted on Labelary's 49 carrier labels: median difference 3.65 % → 3.30 %).
- */
-const FONT0_CAPITALS = 1.05;
+const DEJAVU_FIT: FaceFit = { capHeight: 0.729, width: 0.783, capitals: 1.05 };
 
 interface ScaledGlyph {
   bitmap: Bitmap;
@@ -157,15 +177,31 @@ function scalableGlyph(char: string, height: number, width: number): ScaledGlyph
   const key = `${char}\u0000${height}\u0000${width}`;
   let glyph = glyphCache.get(key);
   if (glyph) return glyph;
-  const font = font0();
+  const roboto = font0();
+  const font = roboto.hasChar(char) || !fallback0().hasChar(char) ? roboto : fallback0();
+  const fit = font === roboto ? ROBOTO_FIT : DEJAVU_FIT;
   const g = font.charToGlyph(char);
-  const sx =
-    (((width / height) * FONT0_WIDTH) / FONT0_CAP) * (/[A-Z]/.test(char) ? FONT0_CAPITALS : 1);
-  const size = height * FONT0_CAP;
+  const size = (height * FONT0_CAP_HEIGHT) / fit.capHeight;
+  const sx = ((width * fit.width) / size) * (/[A-Z]/.test(char) ? fit.capitals : 1);
   const rings = flatten(g.getPath(0, 0, size).commands).map((ring) =>
     ring.map((v, i) => (i % 2 === 0 ? v * sx : v)),
   );
   let advance = (((g.advanceWidth ?? font.unitsPerEm / 2) * size) / font.unitsPerEm) * sx;
+  const measured = FONT0_METRICS[char];
+  if (measured && char !== '-') {
+    // The printer's advance; the ink scaled with it, moved by the measured offset, then
+    // widened or narrowed about its middle to the measured ink width.
+    const [advanceShare, offsetShare, inkShare] = measured;
+    const k = (advanceShare * width) / advance;
+    advance = advanceShare * width;
+    const box = ringBounds(rings);
+    const inkWidth = (box.maxX - box.minX) * k;
+    const middle = ((box.minX + box.maxX) / 2) * k + offsetShare * width;
+    const m = inkWidth > 0 ? Math.max(0.5, (inkWidth + inkShare * width) / inkWidth) : 1;
+    for (const ring of rings)
+      for (let i = 0; i < ring.length; i += 2)
+        ring[i] = middle + (ring[i]! * k + offsetShare * width - middle) * m;
+  }
   const { minX, maxX } = ringBounds(rings);
   if (char === '-' && maxX > minX) {
     // The printer's hyphen is a long dash: 0.58 of the width in ink, 0.18 in from the pen, 0.93
@@ -191,12 +227,20 @@ function drawScalable(text: string, height: number, width: number, spacing = 0):
     pens.push(pen);
     pen += g.advance + spacing;
   }
+  // Each glyph starts on a whole dot, as the printer's (Labelary's) do: placing them at the
+  // fractional pen measured worse.
   const baseline = Math.round(height * FONT0_ASCENT);
   const bitmap = new Bitmap(Math.max(1, Math.round(pen - spacing)), height);
-  glyphs.forEach((g, i) => {
-    bitmap.draw(g.bitmap, Math.round(pens[i]!) + g.left, baseline + g.top);
-  });
-  return { bitmap, baseline };
+  const placed: PlacedGlyph[] = glyphs.map((g, i) => ({
+    char: chars[i]!,
+    bitmap: g.bitmap,
+    x: Math.round(pens[i]!) + g.left,
+    y: baseline + g.top,
+    pen: pens[i]!,
+    advance: g.advance,
+  }));
+  for (const p of placed) bitmap.draw(p.bitmap, p.x, p.y);
+  return { bitmap, baseline, glyphs: placed };
 }
 
 // ---- bitmap fonts A-H ------------------------------------------------------------------------
@@ -273,6 +317,14 @@ const MONO_ADVANCE = 0.602;
  * that its advance is the magnified cell's pitch, (w + gap) × mx dots, on the cell's baseline
  * (the font matrix's, magnified); a taller magnification stretches it vertically.
  */
+/**
+ * How far each monospaced letter sits right of its cell's middle, in cells: a tenth of a cell to
+ * the left, as Labelary draws them (fitted on its renders of 49 carrier labels, bitmap fonts A-H
+ * and interpretation lines at 6 to 40 dots a letter: 25 of the labels under 1 % of their dots
+ * apart as printed instead of 19).
+ */
+const MONO_SHIFT = -0.1;
+
 export function drawMonoCells(text: string, spec: CellFont, mx: number, my: number): TextBitmap {
   const font = monoFont();
   const pitch = (spec.w + spec.gap) * mx;
@@ -280,14 +332,14 @@ export function drawMonoCells(text: string, spec: CellFont, mx: number, my: numb
   const emY = (emX * (my * spec.h)) / (mx * (spec.w + spec.gap)) / 1.5;
   const baseline = spec.baseline * my;
   const chars = [...text];
-  // Each letter is centred in its pitch: the last one's ink may reach into the gap after it.
+  // The last letter's ink may reach into the gap after it.
   const bitmap = new Bitmap(Math.max(1, chars.length * pitch), spec.h * my);
   chars.forEach((c, i) => {
     const key = `mono${c}\u0000${emX}\u0000${emY}`;
     let glyph = glyphCache.get(key);
     if (!glyph) {
       const rings = flatten(font.charToGlyph(c).getPath(0, 0, emY).commands).map((ring) =>
-        ring.map((v, k) => (k % 2 === 0 ? (v * emX) / emY : v)),
+        ring.map((v, k) => (k % 2 === 0 ? (v * emX) / emY + MONO_SHIFT * pitch : v)),
       );
       glyph = ringsGlyph(rings, pitch);
       glyphCache.set(key, glyph);

@@ -38,7 +38,7 @@ export function withInterpretation(
 
 /**
  * ZPL's interpretation line as Labelary draws it: a monospaced regular face (the bitmap fonts'), characters 6 modules
- * apart and about 7.3 modules high (14 dots at ^BY2, 36 at ^BY5), centred under the bars with its
+ * apart (each 0.6 of a module left of its cell's middle, as the bitmap fonts' letters) and about 7.3 modules high (14 dots at ^BY2, 36 at ^BY5), centred under the bars with its
  * ink starting 7 dots below them; above the bars (^BC's f = Y), its ink ends 13 dots above them
  * and the bars stay at the field origin: `barsTop` is how far down the bitmap they start.
  */

@@ -41,10 +41,25 @@ test('a channel differing by 32 is the same pixel, by 33 a different one (the La
   assert.equal(compareLabels(a, transparent).differing, 1);
 });
 
+test('as printed, a grey pixel counts as the dot it would print: darker than half grey is black', () => {
+  const ours = picture(4, 1, [[0, 0, 1]]); // black, white, white, white
+  const smooth = picture(4, 1);
+  smooth.data.fill(100, 0, 3); // dark grey: prints black, as ours
+  smooth.data.fill(200, 4, 7); // light grey: prints white, as ours
+  smooth.data.fill(127, 8, 11); // just under half grey: prints black, ours is white
+  smooth.data.fill(128, 12, 15); // half grey: prints white
+  const r = compareLabels(ours, smooth);
+  // The channel rule counts every grey pixel; read as printed, only the third differs.
+  assert.equal(r.differing, 4);
+  assert.equal(r.percentAsPrinted, 25);
+  assert.equal(compareLabels(ours, ours).percentAsPrinted, 0);
+});
+
 test('pixels one picture has and the other lacks count as differing', () => {
   const r = compareLabels(picture(10, 10), picture(12, 10));
   assert.equal(r.differing, 20);
   assert.equal(r.total, 120);
+  assert.equal(r.percentAsPrinted, (20 / 120) * 100);
   assert.equal(r.diff.width, 10);
 });
 

@@ -22,6 +22,13 @@ export interface LabelDifference {
   /** `differing / total` as a percentage. */
   percent: number;
   /**
+   * The share of pixels (as a percentage) that differ when both pictures are read as a label
+   * printer prints them: a dot is black or white, black when darker than half grey. A
+   * reference drawn with grey edges (Labelary smooths its text) has pixels that no printer, and
+   * no picture of one, can match under the channel rule; here they count as what they would print.
+   */
+  percentAsPrinted: number;
+  /**
    * The common area as a picture: black where both are black, red where only the reference is
    * (ours lacks ink), blue where only ours is (ours has ink too many), white where they agree.
    */
@@ -47,7 +54,9 @@ export function writeRgba(image: RgbaImage): Buffer {
 function dark(data: Uint8Array, i: number): boolean {
   // Transparent counts as paper (white); otherwise the luminance decides.
   if (data[i + 3]! < 128) return false;
-  return data[i]! * 0.299 + data[i + 1]! * 0.587 + data[i + 2]! * 0.114 < 128;
+  // In whole numbers: 0.299 + 0.587 + 0.114 in floating point is just under 1, so half grey
+  // (128) would count as dark.
+  return data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114 < 128_000;
 }
 
 /** Compares `actual` (ours) with `expected` (the reference), pixel by pixel. */
@@ -67,6 +76,7 @@ export function compareLabels(actual: RgbaImage, expected: RgbaImage): LabelDiff
   const total = Math.max(actual.width, expected.width) * Math.max(actual.height, expected.height);
   const diff = new Uint8Array(width * height * 4);
   let differing = total - width * height;
+  let differingAsPrinted = total - width * height;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const a = (y * actual.width + x) * 4;
@@ -81,6 +91,7 @@ export function compareLabels(actual: RgbaImage, expected: RgbaImage): LabelDiff
       if (differs) differing++;
       const ours = dark(actual.data, a);
       const theirs = dark(expected.data, e);
+      if (ours !== theirs) differingAsPrinted++;
       const o = (y * width + x) * 4;
       const [r, g, b] =
         ours && theirs ? [0, 0, 0] : theirs ? [230, 0, 0] : ours ? [0, 90, 255] : [255, 255, 255];
@@ -94,6 +105,7 @@ export function compareLabels(actual: RgbaImage, expected: RgbaImage): LabelDiff
     differing,
     total,
     percent: total === 0 ? 0 : (differing / total) * 100,
+    percentAsPrinted: total === 0 ? 0 : (differingAsPrinted / total) * 100,
     diff: { width, height, data: diff },
   };
 }

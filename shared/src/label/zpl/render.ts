@@ -6,7 +6,7 @@
  */
 import { Bitmap, rotatePoint, TooLargeError, type Orientation } from '../bitmap.js';
 import { BarcodeDataError } from '../barcodes.js';
-import { drawText, type FontRequest } from '../fonts.js';
+import { drawText, type FontRequest, type TextBitmap } from '../fonts.js';
 import { applyGlyphMap, glyphMap, type GlyphMap } from '../national.js';
 import { drawBox, drawDiagonal, drawEllipse } from '../shapes.js';
 import { decodeField, drawBlock, zplCharset, type FieldBlock } from '../text.js';
@@ -59,6 +59,15 @@ interface Field {
   ratio: number;
   barHeight: number;
 }
+
+/**
+ * For measuring the renderer against reference pictures (`bench/font0-fit.ts`): when set, called
+ * with each upright, unjustified line of font 0 and the dot of the label where its bitmap's top
+ * left goes.
+ */
+export const textProbe: {
+  line?: (line: { x: number; y: number; font: FontRequest; drawn: TextBitmap }) => void;
+} = {};
 
 /** Settings that change how the printer runs, not what the label looks like: accepted silently. */
 const NOT_DRAWN = new Set(
@@ -475,6 +484,9 @@ function drawField(
     const value = f.glyphs ? applyGlyphMap(text(), f.glyphs) : text();
     const drawn =
       f.block && f.block.width > 0 ? drawBlock(value, font, f.block) : drawText(value, font);
+    if (textProbe.line && drawn.glyphs && orientation === 'N' && !f.right && !f.reverse) {
+      textProbe.line({ x: f.x, y: f.baseline ? f.y - drawn.baseline : f.y, font, drawn });
+    }
     upright = drawn.bitmap;
     anchorY = drawn.baseline;
     if (!isFinite(anchorY)) note(skipped, '^FD');
