@@ -27,6 +27,7 @@ import { bootstrap, type BootstrapResult } from '../services/bootstrap.js';
 import type { Store } from '../storage/store.js';
 import type { GatewayOptions } from '../gateway/gateway.js';
 import type { DispatcherOptions } from '../services/dispatcher.js';
+import { openTestStore } from './stores.js';
 
 export interface GatewayHarness {
   url: string;
@@ -44,13 +45,17 @@ export interface GatewayHarness {
 
 let n = 0;
 
-export async function startGatewayHarness(options: {
-  store: Store;
-  bus?: EventBus;
-  clock?: ManualClock;
-  gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
-}): Promise<GatewayHarness> {
-  const { store } = options;
+export async function startGatewayHarness(
+  options: {
+    /** The cloud's store; absent: a fresh SQLite test store, deleted by `close`. */
+    store?: Store;
+    bus?: EventBus;
+    clock?: ManualClock;
+    gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
+  } = {},
+): Promise<GatewayHarness> {
+  const ownStore = options.store ? undefined : await openTestStore('sqlite');
+  const store = options.store ?? ownStore!.store;
   const clock = options.clock ?? new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
   const bus = options.bus ?? new MemoryBus();
   const events: BusEvent[] = [];
@@ -119,8 +124,23 @@ export async function startGatewayHarness(options: {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await ownStore?.cleanup();
     },
   };
+}
+
+/**
+ * Asks `probe` every 5 ms until it answers something other than undefined, and returns that:
+ * for what the cloud writes after a message it does not answer. Throws, naming `what`, after 5 s.
+ */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 export function printerInfo(agentPrinterId: string, extra: Partial<PrinterInfo> = {}): PrinterInfo {
