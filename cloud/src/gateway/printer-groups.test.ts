@@ -95,6 +95,8 @@ describe('printer groups through the gateway', () => {
   };
   const jobOf = async (org: BootstrapResult, id: string): Promise<Job> =>
     (await h.store.jobs.get(org.orgId, 'live', id))!;
+  const printerStatus = async (org: BootstrapResult, printerId: string) =>
+    (await h.store.inventory.getPrinter(org.orgId, printerId, { includeSandbox: false }))?.status;
   const status = (agent: TestAgent, agentPrinterId: string, s: PrinterInfo['status']) =>
     agent.send({ type: 'printer.status', agentPrinterId, status: s, at: new Date().toISOString() });
   const ack = (agent: TestAgent, d: CloudMessageOf<'job.dispatch'>) =>
@@ -114,26 +116,14 @@ describe('printer groups through the gateway', () => {
     assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'a');
     status(agent, 'a', 'paper_out');
     await until('a paper out', async () =>
-      (
-        await h.store.inventory.getPrinter(org.orgId, group.printerIds[0]!, {
-          includeSandbox: false,
-        })
-      )?.status === 'paper_out'
-        ? true
-        : undefined,
+      (await printerStatus(org, group.printerIds[0]!)) === 'paper_out' ? true : undefined,
     );
     const two = await post(org, group.id, 'two');
     assert.equal(two.printerId, group.printerIds[1]);
     assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'b');
     status(agent, 'b', 'cover_open');
     await until('b cover open', async () =>
-      (
-        await h.store.inventory.getPrinter(org.orgId, group.printerIds[1]!, {
-          includeSandbox: false,
-        })
-      )?.status === 'cover_open'
-        ? true
-        : undefined,
+      (await printerStatus(org, group.printerIds[1]!)) === 'cover_open' ? true : undefined,
     );
     assert.equal((await post(org, group.id, 'three')).printerId, group.printerIds[2]);
     assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'c');
@@ -170,13 +160,7 @@ describe('printer groups through the gateway', () => {
     // A member out is skipped, and the turn goes on after the one that took the last job.
     status(agent, 'a', 'offline');
     await until('a offline', async () =>
-      (
-        await h.store.inventory.getPrinter(org.orgId, group.printerIds[0]!, {
-          includeSandbox: false,
-        })
-      )?.status === 'offline'
-        ? true
-        : undefined,
+      (await printerStatus(org, group.printerIds[0]!)) === 'offline' ? true : undefined,
     );
     for (let i = 0; i < 2; i++) await post(org, group.id, `rr more ${i}`);
     assert.deepEqual(
@@ -323,9 +307,6 @@ describe('printer groups through the gateway', () => {
     }
   }
 
-  const printerStatus = async (org: BootstrapResult, printerId: string) =>
-    (await h.store.inventory.getPrinter(org.orgId, printerId, { includeSandbox: false }))?.status;
-
   test('a job moved back and forth more times than its maxAttempts still reaches a member, and prints once', async () => {
     const org = await h.org();
     const { agent, deviceId } = await agentWith(org, three, ['job.withdraw', 'job.delivery']);
@@ -448,13 +429,7 @@ describe('printer groups through the gateway', () => {
     ack(legacy.agent, await legacy.agent.next('job.dispatch'));
     status(legacy.agent, 'a', 'paper_out');
     await until('a paper out', async () =>
-      (
-        await h.store.inventory.getPrinter(old.orgId, oldGroup.printerIds[0]!, {
-          includeSandbox: false,
-        })
-      )?.status === 'paper_out'
-        ? true
-        : undefined,
+      (await printerStatus(old, oldGroup.printerIds[0]!)) === 'paper_out' ? true : undefined,
     );
     assert.equal((await jobOf(old, oldJob.id)).printerId, oldGroup.printerIds[0]);
     assert.ok(!legacy.agent.received.some((m) => m.type === 'job.withdraw'));
