@@ -3,37 +3,22 @@ import assert from 'node:assert/strict';
 import { AGENT_CLOSE_CODES } from '@printwire/shared/protocol/index';
 import type { BootstrapResult } from '../services/bootstrap.js';
 import { hashSecret } from '../services/api-keys.js';
-import { openTestStore } from '../testing/stores.js';
-import type { Store } from '../storage/store.js';
 import type { Job } from '../storage/types.js';
 import {
   printerInfo,
   startGatewayHarness,
   TestAgent,
+  until,
   type GatewayHarness,
 } from '../testing/gateway.js';
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('the agent gateway', () => {
   let h: GatewayHarness;
-  let store: Store;
-  let cleanup: () => Promise<void>;
   const HEARTBEAT = 10_000;
   const MARGIN = 3_000;
 
   before(async () => {
-    ({ store, cleanup } = await openTestStore('sqlite'));
     h = await startGatewayHarness({
-      store,
       gateway: {
         heartbeatIntervalMs: HEARTBEAT,
         livenessMarginMs: MARGIN,
@@ -42,13 +27,10 @@ describe('the agent gateway', () => {
       },
     });
   });
-  after(async () => {
-    await h.close();
-    await cleanup();
-  });
+  after(() => h.close());
 
   const jobOf = async (org: BootstrapResult, id: string): Promise<Job> =>
-    (await store.jobs.get(org.orgId, 'live', id))!;
+    (await h.store.jobs.get(org.orgId, 'live', id))!;
   const untilState = (org: BootstrapResult, id: string, state: string) =>
     until(`job ${id} ${state}`, async () => {
       const job = await jobOf(org, id);
@@ -66,7 +48,7 @@ describe('the agent gateway', () => {
       const seen = h.events.length;
       const device = await h.activate(org);
       assert.match(device.deviceToken, /^pwd_/);
-      const row = await store.devices.findByTokenHash(hashSecret(device.deviceToken));
+      const row = await h.store.devices.findByTokenHash(hashSecret(device.deviceToken));
       assert.equal(row?.id, device.deviceId);
       assert.equal(row?.activated, true);
       assert.deepEqual(
@@ -115,7 +97,7 @@ describe('the agent gateway', () => {
       assert.equal(welcome.deviceId, deviceId);
       assert.equal(welcome.replyTo, 'hello-1');
       assert.equal(welcome.heartbeatIntervalMs, HEARTBEAT);
-      const printers = await store.devices.listPrinters(org.orgId, deviceId);
+      const printers = await h.store.devices.listPrinters(org.orgId, deviceId);
       assert.deepEqual(welcome.config.printers, [
         {
           agentPrinterId: 'prn_k',
@@ -128,7 +110,7 @@ describe('the agent gateway', () => {
         h.events.slice(seen).map((e) => e.type),
         ['gateway.signal', 'printer.online', 'device.online'],
       );
-      assert.equal((await store.devices.get(org.orgId, deviceId))?.status, 'online');
+      assert.equal((await h.store.devices.get(org.orgId, deviceId))?.status, 'online');
       // The same agent printer keeps its cloud id when the agent reconnects.
       await agent.close();
       const again = await TestAgent.online(h.wsUrl, deviceToken, [printerInfo('prn_k')]);
@@ -221,8 +203,8 @@ describe('the agent gateway', () => {
       assert.equal(h.cloud.gateway.checkLiveness(), 1);
       await agent.closed;
       await until('device and printers offline', async () => {
-        const d = await store.devices.get(org.orgId, deviceId);
-        const printers = await store.devices.listPrinters(org.orgId, deviceId);
+        const d = await h.store.devices.get(org.orgId, deviceId);
+        const printers = await h.store.devices.listPrinters(org.orgId, deviceId);
         const published = h.events.slice(seen).some((e) => e.type === 'printer.offline');
         return published && d?.status === 'offline' && printers.every((p) => p.status === 'offline')
           ? true
@@ -241,7 +223,7 @@ describe('the agent gateway', () => {
       const second = await TestAgent.online(h.wsUrl, deviceToken);
       assert.equal((await first.agent.next('close')).reason, 'replaced');
       assert.equal(await first.agent.closed, AGENT_CLOSE_CODES.REPLACED);
-      assert.equal((await store.devices.get(org.orgId, deviceId))?.status, 'online');
+      assert.equal((await h.store.devices.get(org.orgId, deviceId))?.status, 'online');
       const job = await createJob(org, 'to the new socket');
       assert.equal((await second.agent.next('job.dispatch')).job.id, job.id);
       await second.agent.close();
@@ -274,7 +256,7 @@ describe('the agent gateway', () => {
         h.events.slice(seen).map((e) => e.type),
         ['printer.paper_out', 'printer.error', 'printer.online'],
       );
-      const [printer] = await store.devices.listPrinters(org.orgId, deviceId);
+      const [printer] = await h.store.devices.listPrinters(org.orgId, deviceId);
       assert.equal(printer!.status, 'online');
       assert.equal(printer!.lastStatusAt, h.clock.now());
       await agent.close();
@@ -289,7 +271,7 @@ describe('the agent gateway', () => {
         printerInfo('prn_a', { status: 'online' }),
         printerInfo('prn_b', { status: 'online' }),
       ]);
-      const before = await store.devices.listPrinters(org.orgId, deviceId);
+      const before = await h.store.devices.listPrinters(org.orgId, deviceId);
       const a = before.find((p) => p.agentPrinterId === 'prn_a');
       const b = before.find((p) => p.agentPrinterId === 'prn_b');
       agent.send({
@@ -300,11 +282,11 @@ describe('the agent gateway', () => {
         ],
       });
       await until('prn_c listed', async () =>
-        (await store.devices.listPrinters(org.orgId, deviceId)).length === 3 ? true : undefined,
+        (await h.store.devices.listPrinters(org.orgId, deviceId)).length === 3 ? true : undefined,
       );
       const byId = <T extends { agentPrinterId: string }>(list: T[]) =>
         [...list].sort((x, y) => x.agentPrinterId.localeCompare(y.agentPrinterId));
-      const listed = byId(await store.devices.listPrinters(org.orgId, deviceId));
+      const listed = byId(await h.store.devices.listPrinters(org.orgId, deviceId));
       assert.deepEqual(
         listed.map((p) => [p.agentPrinterId, p.status, p.kind]),
         [
@@ -321,10 +303,10 @@ describe('the agent gateway', () => {
         hidden: ['prn_c', 'prn_never_seen'],
       });
       await until('prn_c deleted', async () =>
-        (await store.devices.listPrinters(org.orgId, deviceId)).length === 2 ? true : undefined,
+        (await h.store.devices.listPrinters(org.orgId, deviceId)).length === 2 ? true : undefined,
       );
       assert.deepEqual(
-        byId(await store.devices.listPrinters(org.orgId, deviceId)).map((p) => p.agentPrinterId),
+        byId(await h.store.devices.listPrinters(org.orgId, deviceId)).map((p) => p.agentPrinterId),
         ['prn_a', 'prn_b'],
       );
       await agent.close();

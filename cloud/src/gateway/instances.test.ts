@@ -6,59 +6,26 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { AGENT_CLOSE_CODES } from '@printwire/shared/protocol/index';
-import { RedisBus } from '../bus/redis.js';
 import { hashSecret } from '../services/api-keys.js';
-import { ManualClock } from '../lib/clock.js';
-import { dropPostgresSchema, ensurePostgresSchema } from '../storage/db.js';
-import { Store } from '../storage/store.js';
-import { POSTGRES_URL, postgresReachable, underSchemaLock } from '../testing/stores.js';
-import { startGatewayHarness, TestAgent, type GatewayHarness } from '../testing/gateway.js';
-import { redisReachable, REDIS_URL } from '../testing/redis.js';
+import {
+  startTwoCloudInstances,
+  TestAgent,
+  twoCloudInstancesSkip,
+  type GatewayHarness,
+} from '../testing/gateway.js';
 
-const [pgUp, redisUp] = await Promise.all([postgresReachable(), redisReachable()]);
-const skip = !pgUp
-  ? `PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')} (set DATABASE_URL)`
-  : !redisUp
-    ? `Redis not reachable at ${REDIS_URL} (set REDIS_URL)`
-    : false;
+const skip = await twoCloudInstancesSkip();
 
 describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
   let one: GatewayHarness;
   let two: GatewayHarness;
-  const stores: Store[] = [];
-  const buses: RedisBus[] = [];
-  const schema = `pw_test_${randomBytes(6).toString('hex')}`;
+  let close: (() => Promise<void>) | undefined;
 
   before(async () => {
-    await ensurePostgresSchema(POSTGRES_URL, schema);
-    const prefix = `pwtest:${randomBytes(4).toString('hex')}:`;
-    const clock = new ManualClock();
-    for (let i = 0; i < 2; i++) {
-      const open = () => Store.open({ url: POSTGRES_URL, schema, poolSize: 3, migrate: i === 0 });
-      stores.push(await (i === 0 ? underSchemaLock(open) : open()));
-      buses.push(RedisBus.connect(REDIS_URL, { prefix }));
-    }
-    one = await startGatewayHarness({
-      store: stores[0]!,
-      bus: buses[0]!,
-      clock,
-    });
-    two = await startGatewayHarness({
-      store: stores[1]!,
-      bus: buses[1]!,
-      clock,
-    });
+    ({ one, two, close } = await startTwoCloudInstances());
   });
-
-  after(async () => {
-    await one?.close();
-    await two?.close();
-    for (const s of stores) await s.close();
-    for (const b of buses) await b.close();
-    await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
-  });
+  after(() => close?.());
 
   test('a job created on one instance is sent to the agent connected to the other, and its result is seen on both', async () => {
     const org = await one.org();
@@ -78,7 +45,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
       at: new Date().toISOString(),
     });
     await agent.next('ack');
-    assert.equal((await stores[0]!.jobs.get(org.orgId, 'live', id))?.state, 'printed');
+    assert.equal((await one.store.jobs.get(org.orgId, 'live', id))?.state, 'printed');
     await agent.close();
   });
 
@@ -89,7 +56,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     const second = await TestAgent.online(two.wsUrl, deviceToken);
     assert.equal(await first.agent.closed, AGENT_CLOSE_CODES.REPLACED);
     assert.equal(second.agent.closeCode, undefined);
-    assert.equal((await stores[0]!.devices.get(org.orgId, deviceId))?.status, 'online');
+    assert.equal((await one.store.devices.get(org.orgId, deviceId))?.status, 'online');
     await one.cloud.devices.revoke(org.orgId, deviceId);
     assert.equal(await second.agent.closed, AGENT_CLOSE_CODES.UNAUTHORIZED);
   });
@@ -100,7 +67,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     const { agent, welcome } = await TestAgent.online(two.wsUrl, deviceToken);
     assert.deepEqual(welcome.config.local?.signingKeys, []);
     // What POST and DELETE /orgs/{orgId}/signing-keys do, on instance one.
-    const key = await stores[0]!.signingKeys.create(
+    const key = await one.store.signingKeys.create(
       org.orgId,
       { name: 'server', publicKey: '-----BEGIN PUBLIC KEY-----\nMCo=\n-----END PUBLIC KEY-----\n' },
       Date.now(),
@@ -112,7 +79,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
     // Instance two read the organization's part for the first welcome; a device it welcomes after
     // the announcement gets the change, not what two had read.
     const code = `LATE-${Date.now()}`;
-    await stores[0]!.organizations.createActivationCode(
+    await one.store.organizations.createActivationCode(
       org.orgId,
       { codeHash: hashSecret(code), name: null, expiresAt: Date.now() + 3_600_000 },
       Date.now(),
@@ -123,7 +90,7 @@ describe('two cloud instances sharing PostgreSQL and Redis', { skip }, () => {
       { id: key.id, publicKey: key.publicKey },
     ]);
     await late.agent.close();
-    await stores[0]!.signingKeys.revoke(org.orgId, key.id, Date.now());
+    await one.store.signingKeys.revoke(org.orgId, key.id, Date.now());
     await one.cloud.agentConfig.changed(org.orgId);
     const revoked = await agent.next('config', () => true, 5000);
     assert.deepEqual(revoked.config.local?.signingKeys, []);

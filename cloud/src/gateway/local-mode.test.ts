@@ -14,8 +14,6 @@ import {
   type PrinterInfo,
 } from '@printwire/shared/protocol/index';
 import { bootstrap } from '../services/bootstrap.js';
-import { openTestStore } from '../testing/stores.js';
-import type { Store } from '../storage/store.js';
 import {
   printerInfo,
   startGatewayHarness,
@@ -29,24 +27,22 @@ const RECEIPT = '{"blocks":[{"type":"text","text":"{{name}}"}]}';
 
 describe('local mode through the agent gateway', () => {
   let h: GatewayHarness;
-  let store: Store;
-  let cleanup: () => Promise<void>;
   let n = 0;
 
   before(async () => {
-    ({ store, cleanup } = await openTestStore('sqlite'));
-    h = await startGatewayHarness({ store });
+    h = await startGatewayHarness();
   });
-  after(async () => {
-    await h.close();
-    await cleanup();
-  });
+  after(() => h.close());
 
   /** An organization on `plan`, its owner's access token and a device of it. */
   async function shop(plan: 'free' | 'business' = 'business') {
     const email = `local${++n}-${Date.now()}@example.com`;
     const password = 'correct horse battery';
-    const org = await bootstrap(store, { email, password, org: `Local ${n}`, plan }, h.clock.now());
+    const org = await bootstrap(
+      h.store,
+      { email, password, org: `Local ${n}`, plan },
+      h.clock.now(),
+    );
     const login = await fetch(`${h.url}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -109,7 +105,7 @@ describe('local mode through the agent gateway', () => {
       const { agent, welcome } = await online(s.device.deviceToken);
       assert.deepEqual(names(welcome.config), ['label', 'page', 'receipt']);
       const label = welcome.config.templates!.find((t) => t.name === 'label')!;
-      const stored = (await store.templates.list(s.org.orgId)).find((t) => t.name === 'label')!;
+      const stored = (await h.store.templates.list(s.org.orgId)).find((t) => t.name === 'label')!;
       assert.deepEqual(label, {
         id: stored.id,
         name: 'label',
@@ -330,7 +326,7 @@ describe('local mode through the agent gateway', () => {
       const id = newId('job', h.clock.now());
       const queued = report(id, 'queued');
       assert.equal((await sendReport(agent, 'l1', queued)).type, 'ack');
-      const printer = (await store.devices.listPrinters(s.org.orgId, s.device.deviceId))[0]!;
+      const printer = (await h.store.devices.listPrinters(s.org.orgId, s.device.deviceId))[0]!;
       const [listed] = await listJobs(s.org.liveKey);
       assert.deepEqual(
         {
@@ -359,13 +355,13 @@ describe('local mode through the agent gateway', () => {
         },
       );
       assert.deepEqual(await listJobs(s.org.testKey), []);
-      assert.equal(await store.organizations.liveJobsThisMonth(s.org.orgId, h.clock.now()), 1);
+      assert.equal(await h.store.organizations.liveJobsThisMonth(s.org.orgId, h.clock.now()), 1);
       // The same report again (the agent re-sends what it has no ack for): acked, nothing new.
       assert.equal((await sendReport(agent, 'l1', queued)).type, 'ack');
-      assert.equal(await store.organizations.liveJobsThisMonth(s.org.orgId, h.clock.now()), 1);
+      assert.equal(await h.store.organizations.liveJobsThisMonth(s.org.orgId, h.clock.now()), 1);
       const printed = report(id, 'printed');
       assert.equal((await sendReport(agent, 'l2', printed)).type, 'ack');
-      assert.equal(await store.organizations.liveJobsThisMonth(s.org.orgId, h.clock.now()), 1);
+      assert.equal(await h.store.organizations.liveJobsThisMonth(s.org.orgId, h.clock.now()), 1);
       const read = await fetch(`${h.url}/v1/jobs/${id}`, {
         headers: { authorization: `Bearer ${s.org.liveKey}` },
       });
@@ -427,7 +423,7 @@ describe('local mode through the agent gateway', () => {
         .map((e) => e.state);
       assert.deepEqual(states, ['queued', 'sending', 'failed']);
       await h.cloud.webhooks.intake();
-      const deliveries = await store.webhooks.listDeliveries(s.org.orgId, endpointId, {
+      const deliveries = await h.store.webhooks.listDeliveries(s.org.orgId, endpointId, {
         limit: 10,
       });
       assert.deepEqual(deliveries.map((d) => d.eventType).sort(), ['job.failed', 'job.queued']);
@@ -437,7 +433,7 @@ describe('local mode through the agent gateway', () => {
       assert.equal(body.data.job.source, 'local');
       assert.equal(body.data.job.errorCode, 'PAPER_OUT');
       assert.equal(body.data.job.errorMessage, 'the printer has no paper');
-      const job = (await store.jobs.get(s.org.orgId, 'live', id))!;
+      const job = (await h.store.jobs.get(s.org.orgId, 'live', id))!;
       assert.equal(job.state, 'failed');
       assert.deepEqual(
         job.events!.map((e) => e.state),
@@ -451,7 +447,7 @@ describe('local mode through the agent gateway', () => {
       const { agent } = await online(s.device.deviceToken);
       const id = newId('job', h.clock.now());
       await sendReport(agent, 'x', report(id, 'printed', { idempotencyKey: 'order-42' }));
-      const job = (await store.jobs.get(s.org.orgId, 'live', id))!;
+      const job = (await h.store.jobs.get(s.org.orgId, 'live', id))!;
       assert.equal(job.state, 'printed');
       assert.equal(job.idempotencyKey, 'order-42');
       assert.equal(job.finishedAt, Date.parse(at(2)));
@@ -470,7 +466,7 @@ describe('local mode through the agent gateway', () => {
       const res = await h.post(`/v1/jobs/${id}/cancel`, {}, s.org.liveKey);
       assert.equal(res.status, 409);
       assert.match(JSON.stringify(res.body), /cancel it through the agent/);
-      assert.equal((await store.jobs.get(s.org.orgId, 'live', id))!.state, 'queued');
+      assert.equal((await h.store.jobs.get(s.org.orgId, 'live', id))!.state, 'queued');
       await agent.close();
     });
 
@@ -484,12 +480,12 @@ describe('local mode through the agent gateway', () => {
       const refused = await sendReport(agent, 'taken', report(cloudId, 'printed'));
       assert.equal(refused.type, 'error');
       assert.match((refused as CloudMessageOf<'error'>).message, /is taken by another job/);
-      assert.equal((await store.jobs.get(s.org.orgId, 'live', cloudId))!.source, 'cloud');
+      assert.equal((await h.store.jobs.get(s.org.orgId, 'live', cloudId))!.source, 'cloud');
       const other = await online(second.deviceToken, '1.1.0', [printerInfo('prn_a')]);
       const id = newId('job', h.clock.now());
       assert.equal((await sendReport(other.agent, 'o', report(id, 'queued'))).type, 'ack');
       assert.equal((await sendReport(agent, 'm', report(id, 'printed'))).type, 'error');
-      assert.equal((await store.jobs.get(s.org.orgId, 'live', id))!.state, 'queued');
+      assert.equal((await h.store.jobs.get(s.org.orgId, 'live', id))!.state, 'queued');
       await agent.close();
       await other.agent.close();
     });

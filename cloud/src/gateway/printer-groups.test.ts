@@ -12,39 +12,22 @@ import {
 } from '@printwire/shared/protocol/index';
 import type { BootstrapResult } from '../services/bootstrap.js';
 import { hashSecret } from '../services/api-keys.js';
-import { openTestStore } from '../testing/stores.js';
-import type { Store } from '../storage/store.js';
 import type { GroupStrategy, Job } from '../storage/types.js';
 import {
   printerInfo,
   startGatewayHarness,
   TestAgent,
+  until,
   type GatewayHarness,
 } from '../testing/gateway.js';
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('printer groups through the gateway', () => {
   let h: GatewayHarness;
-  let store: Store;
-  let cleanup: () => Promise<void>;
 
   before(async () => {
-    ({ store, cleanup } = await openTestStore('sqlite'));
-    h = await startGatewayHarness({ store });
+    h = await startGatewayHarness();
   });
-  after(async () => {
-    await h.close();
-    await cleanup();
-  });
+  after(() => h.close());
 
   let codes = 0;
   /** An agent with `printers` online; `features` as it announces them in hello (null: none, an older agent). */
@@ -54,7 +37,7 @@ describe('printer groups through the gateway', () => {
     features: string[] | null = ['job.withdraw'],
   ): Promise<{ agent: TestAgent; deviceId: string }> {
     const code = `GRP-${++codes}-${Date.now()}`;
-    await store.organizations.createActivationCode(
+    await h.store.organizations.createActivationCode(
       org.orgId,
       { codeHash: hashSecret(code), name: null, expiresAt: h.clock.now() + 3_600_000 },
       h.clock.now(),
@@ -90,10 +73,10 @@ describe('printer groups through the gateway', () => {
     strategy: GroupStrategy,
   ): Promise<{ id: string; printerIds: string[] }> {
     const printers = (
-      await Promise.all(deviceIds.map((d) => store.devices.listPrinters(org.orgId, d)))
+      await Promise.all(deviceIds.map((d) => h.store.devices.listPrinters(org.orgId, d)))
     ).flat();
     const printerIds = agentPrinterIds.map((a) => printers.find((p) => p.agentPrinterId === a)!.id);
-    const group = await store.printerGroups.create(
+    const group = await h.store.printerGroups.create(
       org.orgId,
       { name: 'Kitchen', strategy, printerIds },
       h.clock.now(),
@@ -111,7 +94,9 @@ describe('printer groups through the gateway', () => {
     return res.body as { id: string; printerId: string | null };
   };
   const jobOf = async (org: BootstrapResult, id: string): Promise<Job> =>
-    (await store.jobs.get(org.orgId, 'live', id))!;
+    (await h.store.jobs.get(org.orgId, 'live', id))!;
+  const printerStatus = async (org: BootstrapResult, printerId: string) =>
+    (await h.store.inventory.getPrinter(org.orgId, printerId, { includeSandbox: false }))?.status;
   const status = (agent: TestAgent, agentPrinterId: string, s: PrinterInfo['status']) =>
     agent.send({ type: 'printer.status', agentPrinterId, status: s, at: new Date().toISOString() });
   const ack = (agent: TestAgent, d: CloudMessageOf<'job.dispatch'>) =>
@@ -131,20 +116,14 @@ describe('printer groups through the gateway', () => {
     assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'a');
     status(agent, 'a', 'paper_out');
     await until('a paper out', async () =>
-      (await store.inventory.getPrinter(org.orgId, group.printerIds[0]!, { includeSandbox: false }))
-        ?.status === 'paper_out'
-        ? true
-        : undefined,
+      (await printerStatus(org, group.printerIds[0]!)) === 'paper_out' ? true : undefined,
     );
     const two = await post(org, group.id, 'two');
     assert.equal(two.printerId, group.printerIds[1]);
     assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'b');
     status(agent, 'b', 'cover_open');
     await until('b cover open', async () =>
-      (await store.inventory.getPrinter(org.orgId, group.printerIds[1]!, { includeSandbox: false }))
-        ?.status === 'cover_open'
-        ? true
-        : undefined,
+      (await printerStatus(org, group.printerIds[1]!)) === 'cover_open' ? true : undefined,
     );
     assert.equal((await post(org, group.id, 'three')).printerId, group.printerIds[2]);
     assert.equal((await agent.next('job.dispatch')).job.agentPrinterId, 'c');
@@ -181,10 +160,7 @@ describe('printer groups through the gateway', () => {
     // A member out is skipped, and the turn goes on after the one that took the last job.
     status(agent, 'a', 'offline');
     await until('a offline', async () =>
-      (await store.inventory.getPrinter(org.orgId, group.printerIds[0]!, { includeSandbox: false }))
-        ?.status === 'offline'
-        ? true
-        : undefined,
+      (await printerStatus(org, group.printerIds[0]!)) === 'offline' ? true : undefined,
     );
     for (let i = 0; i < 2; i++) await post(org, group.id, `rr more ${i}`);
     assert.deepEqual(
@@ -331,9 +307,6 @@ describe('printer groups through the gateway', () => {
     }
   }
 
-  const printerStatus = async (org: BootstrapResult, printerId: string) =>
-    (await store.inventory.getPrinter(org.orgId, printerId, { includeSandbox: false }))?.status;
-
   test('a job moved back and forth more times than its maxAttempts still reaches a member, and prints once', async () => {
     const org = await h.org();
     const { agent, deviceId } = await agentWith(org, three, ['job.withdraw', 'job.delivery']);
@@ -456,13 +429,7 @@ describe('printer groups through the gateway', () => {
     ack(legacy.agent, await legacy.agent.next('job.dispatch'));
     status(legacy.agent, 'a', 'paper_out');
     await until('a paper out', async () =>
-      (
-        await store.inventory.getPrinter(old.orgId, oldGroup.printerIds[0]!, {
-          includeSandbox: false,
-        })
-      )?.status === 'paper_out'
-        ? true
-        : undefined,
+      (await printerStatus(old, oldGroup.printerIds[0]!)) === 'paper_out' ? true : undefined,
     );
     assert.equal((await jobOf(old, oldJob.id)).printerId, oldGroup.printerIds[0]);
     assert.ok(!legacy.agent.received.some((m) => m.type === 'job.withdraw'));

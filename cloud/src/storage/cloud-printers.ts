@@ -13,12 +13,12 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import { newId } from '../lib/ids.js';
 import { PreparedCache, slot } from './prepared.js';
-import type { TransitionResult } from './job-states.js';
+import type { TransitionInfo, TransitionResult } from './job-states.js';
 import type { JobTransitions } from './job-transitions.js';
 import type { WriteFn } from './organizations.js';
 import { toDevice, toPrinter } from './rows.js';
 import type { CloudHandoversTable, CloudPrintersTable, Database } from './schema.js';
-import type { Device, Printer } from './types.js';
+import type { Device, JobState, Printer } from './types.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 
 /**
@@ -369,8 +369,15 @@ export class CloudPrintersRepository {
         .limit(5)
         .execute();
       for (const { id } of candidates) {
-        const transition = await this.tryTransition(trx, printer.organizationId, id, now);
-        if (!transition) continue;
+        const transition = await this.tryTransition(
+          trx,
+          printer.organizationId,
+          id,
+          'sending',
+          {},
+          now,
+        );
+        if (!transition) continue; // taken, cancelled or expired meanwhile: the next one
         const handover: Handover = {
           jobId: id,
           organizationId: printer.organizationId,
@@ -389,27 +396,39 @@ export class CloudPrintersRepository {
     });
   }
 
+  /**
+   * Moves the live job to `to`; undefined, and the job left as it is, when it may not (taken,
+   * cancelled, expired or finished meanwhile).
+   */
   private async tryTransition(
     trx: Transaction<Database>,
     organizationId: string,
     jobId: string,
+    to: JobState,
+    info: TransitionInfo,
     now: number,
   ): Promise<TransitionResult | undefined> {
     try {
-      return await this.transitions.transitionIn(
-        trx,
-        organizationId,
-        'live',
-        jobId,
-        'sending',
-        {},
-        now,
-      );
+      return await this.transitions.transitionIn(trx, organizationId, 'live', jobId, to, info, now);
     } catch (error) {
-      // Taken, cancelled or expired meanwhile: the next one.
       if (error instanceof PrintwireError) return undefined;
       throw error;
     }
+  }
+
+  /** Closes the job's open hand-over with `values`; false when it was closed already. */
+  private async closeHandover(
+    trx: Transaction<Database>,
+    jobId: string,
+    values: Pick<Handover, 'outcome'> & Partial<Pick<Handover, 'confirmedAt'>>,
+  ): Promise<boolean> {
+    const closed = await trx
+      .updateTable('cloudHandovers')
+      .set({ open: null, ...values })
+      .where('jobId', '=', jobId)
+      .where('open', '=', 1)
+      .executeTakeFirst();
+    return Number(closed.numUpdatedRows) > 0;
   }
 
   /**
@@ -433,34 +452,19 @@ export class CloudPrintersRepository {
       if (token !== null) q = q.where('token', '=', token);
       const row = await q.executeTakeFirst();
       if (!row) return undefined;
-      const closed = await trx
-        .updateTable('cloudHandovers')
-        .set({
-          open: null,
-          confirmedAt: now,
-          outcome: outcome.printed ? 'printed' : 'failed',
-        })
-        .where('jobId', '=', row.jobId)
-        .where('open', '=', 1)
-        .executeTakeFirst();
-      if (Number(closed.numUpdatedRows) === 0) return undefined;
-      try {
-        return await this.transitions.transitionIn(
-          trx,
-          row.organizationId,
-          'live',
-          row.jobId,
-          outcome.printed ? 'printed' : 'failed',
-          outcome.printed
-            ? {}
-            : { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
-          now,
-        );
-      } catch (error) {
-        // The job finished otherwise meanwhile: the hand-over is closed, the job left as it is.
-        if (error instanceof PrintwireError) return undefined;
-        throw error;
+      const to = outcome.printed ? 'printed' : 'failed';
+      if (!(await this.closeHandover(trx, row.jobId, { confirmedAt: now, outcome: to }))) {
+        return undefined;
       }
+      // The job finished otherwise meanwhile: the hand-over is closed, the job left as it is.
+      return this.tryTransition(
+        trx,
+        row.organizationId,
+        row.jobId,
+        to,
+        outcome.printed ? {} : { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
+        now,
+      );
     });
   }
 
@@ -479,31 +483,21 @@ export class CloudPrintersRepository {
     const results: TransitionResult[] = [];
     for (const row of due) {
       const result = await this.write(async (trx) => {
-        const closed = await trx
-          .updateTable('cloudHandovers')
-          .set({ open: null, outcome: 'unconfirmed' })
-          .where('jobId', '=', row.jobId)
-          .where('open', '=', 1)
-          .executeTakeFirst();
-        if (Number(closed.numUpdatedRows) === 0) return undefined;
-        try {
-          return await this.transitions.transitionIn(
-            trx,
-            row.organizationId,
-            'live',
-            row.jobId,
-            'failed',
-            {
-              errorCode: 'UNCONFIRMED',
-              errorMessage:
-                'the printer took the job but never said whether it printed: it is not sent again (reprint it if it did not print)',
-            },
-            now,
-          );
-        } catch (error) {
-          if (error instanceof PrintwireError) return undefined;
-          throw error;
+        if (!(await this.closeHandover(trx, row.jobId, { outcome: 'unconfirmed' }))) {
+          return undefined;
         }
+        return this.tryTransition(
+          trx,
+          row.organizationId,
+          row.jobId,
+          'failed',
+          {
+            errorCode: 'UNCONFIRMED',
+            errorMessage:
+              'the printer took the job but never said whether it printed: it is not sent again (reprint it if it did not print)',
+          },
+          now,
+        );
       });
       if (result) results.push(result);
     }

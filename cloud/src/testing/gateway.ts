@@ -1,8 +1,9 @@
 /**
  * Test helpers for the gateway: the whole app on an ephemeral port with the gateway attached
- * (manual clock, real store, in-process or given bus), and a light protocol client that speaks
- * to it over a real WebSocket.
+ * (manual clock, real store, in-process or given bus), two of them sharing PostgreSQL and Redis
+ * as two cloud instances do, and a light protocol client that speaks to it over a real WebSocket.
  */
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -19,6 +20,7 @@ import {
 } from '@printwire/shared/protocol/index';
 import { createApp, type CloudApp } from '../app.js';
 import { MemoryBus } from '../bus/memory.js';
+import { RedisBus } from '../bus/redis.js';
 import { MemoryCache } from '../cache/memory.js';
 import type { BusEvent, EventBus } from '../bus/events.js';
 import { defaultConfig } from '../config.js';
@@ -27,6 +29,8 @@ import { bootstrap, type BootstrapResult } from '../services/bootstrap.js';
 import type { Store } from '../storage/store.js';
 import type { GatewayOptions } from '../gateway/gateway.js';
 import type { DispatcherOptions } from '../services/dispatcher.js';
+import { redisSkip, REDIS_URL } from './redis.js';
+import { openTestStore, postgresSkip, testDatabase } from './stores.js';
 
 export interface GatewayHarness {
   url: string;
@@ -44,13 +48,17 @@ export interface GatewayHarness {
 
 let n = 0;
 
-export async function startGatewayHarness(options: {
-  store: Store;
-  bus?: EventBus;
-  clock?: ManualClock;
-  gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
-}): Promise<GatewayHarness> {
-  const { store } = options;
+export async function startGatewayHarness(
+  options: {
+    /** The cloud's store; absent: a fresh SQLite test store, deleted by `close`. */
+    store?: Store;
+    bus?: EventBus;
+    clock?: ManualClock;
+    gateway?: Partial<GatewayOptions> & { dispatch?: Partial<DispatcherOptions> };
+  } = {},
+): Promise<GatewayHarness> {
+  const ownStore = options.store ? undefined : await openTestStore('sqlite');
+  const store = options.store ?? ownStore!.store;
   const clock = options.clock ?? new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
   const bus = options.bus ?? new MemoryBus();
   const events: BusEvent[] = [];
@@ -119,8 +127,72 @@ export async function startGatewayHarness(options: {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await ownStore?.cleanup();
     },
   };
+}
+
+/**
+ * Two cloud instances with the gateway attached, as behind a load balancer: a store each over one
+ * fresh PostgreSQL schema (the first migrates it), a Redis bus each under one fresh key prefix,
+ * and one clock. `close` stops both and drops the schema. Run only where `twoCloudInstancesSkip`
+ * is false.
+ */
+export async function startTwoCloudInstances(
+  options: {
+    /** Each store's connections; default 3. */
+    poolSize?: number;
+    /** Default: a new ManualClock. */
+    clock?: ManualClock;
+  } = {},
+): Promise<{ one: GatewayHarness; two: GatewayHarness; close(): Promise<void> }> {
+  const clock = options.clock ?? new ManualClock();
+  const db = await testDatabase('postgres');
+  // What is open, closed last first: the schema, then each store and bus, then the harnesses.
+  const opened: Array<() => Promise<void>> = [() => db.cleanup()];
+  const close = async () => {
+    for (const closeOne of opened.splice(0).reverse()) await closeOne();
+  };
+  try {
+    const prefix = `pwtest:${randomBytes(4).toString('hex')}:`;
+    const start = async (migrate: boolean) => {
+      const store = await db.open({ poolSize: options.poolSize ?? 3, migrate });
+      opened.push(() => store.close());
+      const bus = RedisBus.connect(REDIS_URL, { prefix });
+      opened.push(() => bus.close());
+      return { store, bus };
+    };
+    const first = await start(true);
+    const second = await start(false);
+    const one = await startGatewayHarness({ ...first, clock });
+    opened.push(() => one.close());
+    const two = await startGatewayHarness({ ...second, clock });
+    opened.push(() => two.close());
+    return { one, two, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Why a suite of `startTwoCloudInstances` is skipped (PostgreSQL or Redis not answering), or false. */
+export async function twoCloudInstancesSkip(): Promise<string | false> {
+  const [pg, redis] = await Promise.all([postgresSkip(), redisSkip()]);
+  return pg || redis;
+}
+
+/**
+ * Asks `probe` every 5 ms until it answers something other than undefined, and returns that:
+ * for what the cloud writes after a message it does not answer. Throws, naming `what`, after 5 s.
+ */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 export function printerInfo(agentPrinterId: string, extra: Partial<PrinterInfo> = {}): PrinterInfo {

@@ -23,3 +23,8 @@ export async function redisReachable(): Promise<boolean> {
     probe.disconnect();
   }
 }
+
+/** Why a suite that needs Redis is skipped, or false. */
+export async function redisSkip(): Promise<string | false> {
+  return (await redisReachable()) ? false : `Redis not reachable at ${REDIS_URL} (set REDIS_URL)`;
+}

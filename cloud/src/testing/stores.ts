@@ -198,17 +198,18 @@ export async function underSchemaLock<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Why a suite that needs PostgreSQL is skipped (the URL without its password), or false. */
+export async function postgresSkip(): Promise<string | false> {
+  return (await postgresReachable())
+    ? false
+    : `PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')} (set DATABASE_URL)`;
+}
+
 /** The kinds to run a suite on, with the reason PostgreSQL is skipped when it is. */
 export async function storeKinds(): Promise<Array<{ kind: StoreKind; skip: string | false }>> {
-  const pgUp = await postgresReachable();
   return [
     { kind: 'sqlite', skip: false },
-    {
-      kind: 'postgres',
-      skip: pgUp
-        ? false
-        : `PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')} (set DATABASE_URL)`,
-    },
+    { kind: 'postgres', skip: await postgresSkip() },
   ];
 }
 

@@ -14,11 +14,9 @@ import { MAX_GROUP_MEMBERS, type PrinterGroupService } from '../../services/prin
 import { GROUP_STRATEGIES } from '../../storage/types.js';
 import { parseWith, type Operation } from '../operation.js';
 import { route } from './auth-routes.js';
-import { dataSchema, idParams, messageSchema, orgIdParams } from './schemas.js';
+import { dataSchema, idParams, messageSchema, orgIdParams, sessionOperation } from './schemas.js';
 import { requireOrgPermission, requireSession } from './session.js';
 
-const TAG = 'Dashboard: printer groups';
-const NOTE = 'Dashboard session: Authorization: Bearer <accessToken>.';
 const error = (description: string) => ({ description, schema: errorBodySchema });
 const common = {
   403: error('FORBIDDEN: the role may not do this'),
@@ -59,14 +57,7 @@ export const patchPrinterGroupBody = z.object({
   strategy: strategy.optional(),
 });
 
-const orgOp = (o: Omit<Operation, 'tag' | 'auth' | 'description'>) =>
-  ({
-    tag: TAG,
-    auth: 'any',
-    ...o,
-    description: NOTE,
-    responses: { ...common, ...o.responses },
-  }) satisfies Operation;
+const orgOp = sessionOperation('Dashboard: printer groups', common);
 
 export const printerGroupOperations = {
   listPrinterGroups: orgOp({

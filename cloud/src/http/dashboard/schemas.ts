@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { originProblem, PROTOCOL_LIMITS } from '@printwire/shared/protocol/index';
 import { PLANS, SCOPES } from '../../storage/types.js';
 import { PERMISSIONS, ROLES } from '../../accounts/permissions.js';
+import type { Operation } from '../operation.js';
 
 export const LOCALES = ['en', 'fr', 'ht'] as const;
 export const RETENTION_DAYS = [0, 1, 7, 30, 90] as const;
@@ -230,4 +231,23 @@ export const activationCodeSchema = z.object({ code: z.string(), expiresAt: z.st
 
 export function dataSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+}
+
+/** How a dashboard endpoint authenticates, as its description says last. */
+export const SESSION_NOTE = 'Dashboard session: Authorization: Bearer <accessToken>.';
+
+/**
+ * The operation maker of one dashboard tag: session auth (`any` to the OpenAPI builder), the
+ * description (if any) followed by SESSION_NOTE, and the tag's `common` responses under the
+ * operation's own.
+ */
+export function sessionOperation(tag: string, common: Operation['responses']) {
+  return (o: Omit<Operation, 'tag' | 'auth' | 'description'> & { description?: string }) =>
+    ({
+      tag,
+      auth: 'any',
+      ...o,
+      description: o.description ? `${o.description} ${SESSION_NOTE}` : SESSION_NOTE,
+      responses: { ...common, ...o.responses },
+    }) satisfies Operation;
 }

@@ -25,11 +25,17 @@ import type { TemplateService } from '../../services/templates.js';
 import type { Template } from '../../storage/types.js';
 import { route } from './auth-routes.js';
 import type { Permission } from '../../accounts/permissions.js';
-import { dataSchema, idParams, messageSchema, orgIdParams } from './schemas.js';
+import {
+  dataSchema,
+  idParams,
+  messageSchema,
+  orgIdParams,
+  sessionOperation,
+  SESSION_NOTE,
+} from './schemas.js';
 import { requireOrgPermission, requireSession } from './session.js';
 
 const TAG = 'Dashboard: templates';
-const NOTE = 'Dashboard session: Authorization: Bearer <accessToken>.';
 const invalidBody = {
   description: 'VALIDATION_FAILED: details name each field',
   schema: errorBodySchema,
@@ -121,14 +127,7 @@ const galleryItemSchema = z.object({
   sampleData: z.record(z.string(), z.unknown()),
 });
 
-const orgOp = (o: Omit<Operation, 'tag' | 'auth' | 'description'> & { description?: string }) =>
-  ({
-    tag: TAG,
-    auth: 'any',
-    ...o,
-    description: o.description ? `${o.description} ${NOTE}` : NOTE,
-    responses: { ...common, ...o.responses },
-  }) satisfies Operation;
+const orgOp = sessionOperation(TAG, common);
 
 export const templateOperations = {
   listTemplates: orgOp({
@@ -194,7 +193,7 @@ export const templateOperations = {
     method: 'get',
     path: '/gallery/templates',
     summary: 'The template gallery: 5 receipts, 5 labels, 5 reports, 5 estimates',
-    description: NOTE,
+    description: SESSION_NOTE,
     tag: TAG,
     auth: 'any',
     responses: { 200: { description: 'the gallery', schema: dataSchema(galleryItemSchema) } },

@@ -11,6 +11,7 @@ import type { AccountService } from '../../accounts/service.js';
 import { route } from './auth-routes.js';
 import type { Permission } from '../../accounts/permissions.js';
 import { requireOrgPermission, requireSession } from './session.js';
+import { sessionOperation } from './schemas.js';
 import { parseWith, type Operation } from '../operation.js';
 import { errorBodySchema, listSchema } from '../../resources/schemas.js';
 import type { MembershipService } from '../../accounts/members.js';
@@ -26,8 +27,6 @@ import {
 import { ALERT_CHANNELS, ALERT_KINDS } from '../../alerts/service.js';
 import { presentWebhook, type WebhookService } from '../../webhooks/service.js';
 
-const TAG = 'Dashboard: webhooks';
-const NOTE = 'Dashboard session: Authorization: Bearer <accessToken>.';
 const common = {
   403: {
     description: 'FORBIDDEN (the role may not) or PLAN_REQUIRED (below Business)',
@@ -81,14 +80,7 @@ const alertSchema = z
   })
   .meta({ id: 'Alert' });
 
-const op = (o: Omit<Operation, 'tag' | 'auth' | 'description'> & { summary: string }) =>
-  ({
-    tag: TAG,
-    auth: 'any',
-    ...o,
-    description: NOTE,
-    responses: { ...common, ...o.responses },
-  }) satisfies Operation;
+const op = sessionOperation('Dashboard: webhooks', common);
 
 export const webhookDashboardOperations = {
   list: op({

@@ -6,51 +6,27 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { RedisBus } from '../../bus/redis.js';
 import { ManualClock } from '../../lib/clock.js';
-import { dropPostgresSchema, ensurePostgresSchema } from '../../storage/db.js';
-import { Store } from '../../storage/store.js';
-import { POSTGRES_URL, postgresReachable, underSchemaLock } from '../../testing/stores.js';
-import { startGatewayHarness, type GatewayHarness } from '../../testing/gateway.js';
-import { redisReachable, REDIS_URL } from '../../testing/redis.js';
+import {
+  startTwoCloudInstances,
+  twoCloudInstancesSkip,
+  type GatewayHarness,
+} from '../../testing/gateway.js';
 import { SimulatedCloudPrnt } from '../../testing/simulated-cloudprnt.js';
 import { EPSON_STATUS, parsePrintRequest, SimulatedSdp } from '../../testing/simulated-sdp.js';
 
-const [pgUp, redisUp] = await Promise.all([postgresReachable(), redisReachable()]);
-const skip = !pgUp
-  ? `PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')} (set DATABASE_URL)`
-  : !redisUp
-    ? `Redis not reachable at ${REDIS_URL} (set REDIS_URL)`
-    : false;
+const skip = await twoCloudInstancesSkip();
 
 describe('printers that connect by themselves, polling two cloud instances', { skip }, () => {
   let one: GatewayHarness;
   let two: GatewayHarness;
-  const stores: Store[] = [];
-  const buses: RedisBus[] = [];
-  const schema = `pw_test_${randomBytes(6).toString('hex')}`;
+  let close: (() => Promise<void>) | undefined;
   const clock = new ManualClock(Date.parse('2026-03-10T10:00:00.000Z'));
 
   before(async () => {
-    await ensurePostgresSchema(POSTGRES_URL, schema);
-    const prefix = `pwtest:${randomBytes(4).toString('hex')}:`;
-    for (let i = 0; i < 2; i++) {
-      const open = () => Store.open({ url: POSTGRES_URL, schema, poolSize: 4, migrate: i === 0 });
-      stores.push(await (i === 0 ? underSchemaLock(open) : open()));
-      buses.push(RedisBus.connect(REDIS_URL, { prefix }));
-    }
-    one = await startGatewayHarness({ store: stores[0]!, bus: buses[0]!, clock });
-    two = await startGatewayHarness({ store: stores[1]!, bus: buses[1]!, clock });
+    ({ one, two, close } = await startTwoCloudInstances({ poolSize: 4, clock }));
   });
-
-  after(async () => {
-    await one?.close();
-    await two?.close();
-    for (const s of stores) await s.close();
-    for (const b of buses) await b.close();
-    await underSchemaLock(() => dropPostgresSchema(POSTGRES_URL, schema));
-  });
+  after(() => close?.());
 
   /** The path of a printer's address on an instance (as a load balancer would send it). */
   const on = (h: GatewayHarness, url: string) => h.url + new URL(url).pathname;
@@ -91,7 +67,7 @@ describe('printers that connect by themselves, polling two cloud instances', { s
     assert.equal(paper.length + 1, 4, 'three more jobs printed, none twice');
     assert.equal(new Set(paper).size, paper.length);
     for (const id of ids) {
-      assert.equal((await stores[1]!.jobs.get(org.orgId, 'live', id))?.state, 'printed');
+      assert.equal((await two.store.jobs.get(org.orgId, 'live', id))?.state, 'printed');
     }
   });
 
@@ -119,7 +95,7 @@ describe('printers that connect by themselves, polling two cloud instances', { s
         { printjobid: request.jobs[0]!.printjobid, success: true, status: EPSON_STATUS.printed },
       ]),
     );
-    assert.equal((await stores[1]!.jobs.get(org.orgId, 'live', id))?.state, 'printed');
+    assert.equal((await two.store.jobs.get(org.orgId, 'live', id))?.state, 'printed');
   });
 
   test('silence and unconfirmed hand-overs are swept by either instance, once', async () => {
@@ -143,9 +119,9 @@ describe('printers that connect by themselves, polling two cloud instances', { s
       two.cloud.cloudPrinters.sweep(),
     ]);
     assert.equal(a.unconfirmed + b.unconfirmed, 1);
-    const job = await stores[0]!.jobs.get(org.orgId, 'live', id);
+    const job = await one.store.jobs.get(org.orgId, 'live', id);
     assert.equal(job?.errorCode, 'UNCONFIRMED');
-    const device = await stores[0]!.devices.get(org.orgId, created.device.id);
+    const device = await one.store.devices.get(org.orgId, created.device.id);
     assert.equal(device?.status, 'offline');
   });
 });
