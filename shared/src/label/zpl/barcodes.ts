@@ -36,6 +36,8 @@ export interface DrawnBarcode {
   barsBottom: number;
   /** The row the bars start at (below an interpretation line above them): where ^FO puts its y. */
   barsTop?: number;
+  /** Data the symbol leaves out as the printer does (said in the preview's warnings). */
+  warnings?: string[];
 }
 
 /** The barcode commands this module draws. */
@@ -193,6 +195,28 @@ export function code49Text(data: string): string {
   return out;
 }
 
+/** Text in a warning: quoted, control characters escaped, cut after 40 characters. */
+function quoted(text: string): string {
+  const chars = [...text];
+  const shown = chars.length > 40 ? chars.slice(0, 40).join('') + '…' : text;
+  return JSON.stringify(shown);
+}
+
+/**
+ * Manual modes A and N keep only the characters they can hold (Labelary drops the rest, and so
+ * does drawZplQr): what was dropped, said as a warning, or undefined when nothing was.
+ */
+function qrDropped(text: string, mode: ZplQrMode): string | undefined {
+  if (mode !== 'A' && mode !== 'N') return undefined;
+  const holds = mode === 'A' ? /^[0-9A-Z $%*+\-./:]$/ : /^[0-9]$/;
+  const dropped = [...text].filter((c) => !holds.test(c));
+  if (dropped.length === 0) return undefined;
+  const what = mode === 'A' ? 'alphanumeric (A' : 'numeric (N';
+  const holdsWhat = mode === 'A' ? 'digits, capitals, space and $ % * + - . / :' : 'digits';
+  const n = dropped.length;
+  return `manual ${what}) mode holds only ${holdsWhat}: ${n} character${n === 1 ? '' : 's'} dropped, ${quoted(dropped.join(''))}`;
+}
+
 /** Draws one barcode field upright (orientation is applied by the caller). */
 export function drawZplBarcode(
   command: string,
@@ -293,10 +317,14 @@ export function drawZplBarcode(
       let ecc = m?.[1] ?? (p[3] || 'Q');
       let text = m ? m[3]! : data;
       let manual = m?.[2] === 'M';
+      const warnings: string[] = [];
       if (!m && data.length >= 3) {
         ecc = 'HQML'.includes(data[0]!) ? data[0]! : 'H';
         manual = data[1] === 'M';
         text = data.slice(3);
+        warnings.push(
+          `the data does not start with <level><input>, (such as "QA,"): its first three characters ${quoted(data.slice(0, 3))} were read as that and not encoded`,
+        );
       }
       let mode: ZplQrMode = 'auto';
       if (manual) {
@@ -306,8 +334,10 @@ export function drawZplBarcode(
         else if (letter) mode = letter[0] as ZplQrMode;
         text = text.replace(/^(B\d{4}|[NAK])/, '');
       }
+      const lost = qrDropped(text, mode);
+      if (lost) warnings.push(lost);
       const bitmap = drawZplQr(text, ecc, mag, mode);
-      return { bitmap, barsBottom: bitmap.height };
+      return { bitmap, barsBottom: bitmap.height, ...(warnings.length ? { warnings } : {}) };
     }
     case 'B4': {
       // ^B4o,h,f,m: rows h × module dots tall (h defaults to ^BY's height), interpretation line

@@ -324,6 +324,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         const rest = params.split(',');
         const data = rest.slice(4).join(',');
         const format = (p[0] || 'A').toUpperCase();
+        const count = Number(p[1]);
+        if ((format === 'B' || format === 'C') && count > data.length) {
+          // The parse ended the bytes at ^FS (the count ran past ^XZ or the content's end).
+          const f = current();
+          warnings.push(
+            `^GF${format} field at ${f.x},${f.y}: ${count} bytes announced, ${data.length} found before ^FS; the graphic is drawn shorter than its byte count (a printer would wait for the ${count - data.length} missing bytes and print nothing)`,
+          );
+        }
         const decoded = decodeGf(format, Number(p[1]), Number(p[2]), Number(p[3]), data);
         if (!decoded) {
           note(skipped, format === 'C' ? '^GF (format C)' : '^GF');
@@ -450,6 +458,8 @@ function drawField(
       });
       upright = drawn.bitmap;
       anchorY = drawn.barsBottom;
+      for (const w of drawn.warnings ?? [])
+        warnings.push(`^${f.kind.command} field at ${f.x},${f.y}: ${w}`);
       barsTop = orientation === 'N' ? (drawn.barsTop ?? 0) : 0;
     } catch (error) {
       const reason =
