@@ -137,6 +137,52 @@ function sampleModules(
   return out;
 }
 
+describe('^CW font names, ^CV and ^DN', () => {
+  const label = (fields: string) => `^XA^PW300^LL120${fields}^XZ`;
+  const arial =
+    '^CWW,E:ARIAL.TTF: the preview does not have font E:ARIAL.TTF; the fields in font W are drawn in font 0';
+
+  it('a letter given a font the preview does not have is drawn in font 0, with a warning naming the font', () => {
+    const font0 = ink(dots(label('^FO10,10^A0N,40,40^FDHello^FS')));
+    const r = renderLabel(label('^CWW,E:ARIAL.TTF^FO10,10^AWN,40,40^FDHello^FS'));
+    assert.deepEqual(ink(readPng(r.png)), font0);
+    assert.deepEqual([r.skipped, r.warnings], [[], [arial]]);
+    // ^CF takes the assigned letter too; the warning is said once per font.
+    const cf = renderLabel(
+      label('^CWW,E:ARIAL.TTF^CFW,40,40^FO10,10^FDHello^FS^FO10,60^AW,40,40^FDagain^FS'),
+    );
+    assert.deepEqual(cf.warnings, [arial]);
+  });
+
+  it('a built-in letter given a font file is that font, not the bitmap font, until power-off', () => {
+    const bitmapA = ink(dots(label('^FO10,10^AAN,40,40^FDHello^FS')));
+    const font0 = ink(dots(label('^FO10,10^A0N,40,40^FDHello^FS')));
+    assert.notDeepEqual(bitmapA, font0);
+    // The assignment made in one format holds in the next (a format of settings only).
+    const r = renderLabel(`^XA^CWA,E:TT0003M_.FNT^XZ${label('^FO10,10^AAN,40,40^FDHello^FS')}`);
+    assert.deepEqual(ink(readPng(r.png)), font0);
+    assert.deepEqual(r.warnings, [
+      '^CWA,E:TT0003M_.FNT: the preview does not have font E:TT0003M_.FNT; the fields in font A are drawn in font 0',
+    ]);
+    // An assignment never used warns of nothing.
+    assert.deepEqual(renderLabel(label('^CWW,E:ARIAL.TTF^FO10,10^A0N,40^FDHi^FS')).warnings, []);
+  });
+
+  it('a ^CW without its font name is not applied, and says so', () => {
+    const r = renderLabel(label('^CWW^FO10,10^AWN,40,40^FDHello^FS'));
+    assert.deepEqual(r.warnings, [
+      '^CWW: not applied (^CW takes a letter or digit and a font name, ^CWW,E:ARIAL.TTF)',
+    ]);
+  });
+
+  it('^CV and ^DN draw nothing and are not listed as skipped', () => {
+    const plain = label('^FO10,10^BY2^BCN,40,N^FD12345^FS');
+    const r = renderLabel(label('^FO10,10^CVY^BY2^BCN,40,N^FD12345^FS^DN'));
+    assert.deepEqual([r.skipped, r.warnings], [[], []]);
+    assert.deepEqual(ink(readPng(r.png)), ink(dots(plain)));
+  });
+});
+
 describe('^BT TLC39', () => {
   it(
     'the ECI number as Code 39 that zbar reads; the serial number and more as a 4-column MicroPDF417 beside it, module for module bwip-js’s',

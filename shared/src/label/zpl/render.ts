@@ -43,7 +43,7 @@ interface Field {
   baseline: boolean;
   /** ^FO/^FT's third parameter 1: the field ends at x (right-justified) instead of starting there. */
   right?: boolean;
-  font?: FontRequest & { orientation?: Orientation };
+  font?: AssignedFont & { orientation?: Orientation };
   block?: FieldBlock;
   hex?: string;
   reverse: boolean;
@@ -60,12 +60,17 @@ interface Field {
   barHeight: number;
 }
 
+/** A font request, and the font file ^CW assigned to its letter when it has one. */
+type AssignedFont = FontRequest & { assigned?: string };
+
 /** Settings that change how the printer runs, not what the label looks like: accepted silently. */
 const NOT_DRAWN = new Set(
   (
     '^MM ^MN ^MT ^MD ^PR ~SD ~TA ~JS ^JU ^JZ ~JC ~JD ~JE ^PF ^PP ^PH ~PH ^CC ~CC ^CT ~CT ^CD ~CD ' +
     '^FX ^SZ ^JM ^KD ^KL ^KN ^KP ^MF ^ML ^MP ^MW ^NC ^NI ^SC ^SE ^SO ^ST ^SX ^TO ~HS ~HI ~HM ' +
-    '~WC ^HH ^HW ^HG ^HT ~HQ ^ID ^IS ^XB ^PQ ^FC ^MC ^MA ^JJ ^JW ~JR ~RO ^XS ^FP ^DF ^XF ~DG ~DY'
+    '~WC ^HH ^HW ^HG ^HT ~HQ ^ID ^IS ^XB ^PQ ^FC ^MC ^MA ^JJ ^JW ~JR ~RO ^XS ^FP ^DF ^XF ~DG ~DY ' +
+    // ^CV checks barcode data as it prints (draws nothing), ^DN aborts a download.
+    '^CV ^DN'
   ).split(' '),
 );
 
@@ -99,7 +104,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   let home = { x: Number(startHome[0]) || 0, y: Number(startHome[1]) || 0 };
   let shift = { x: 0, y: 0 };
   let fw: Orientation = 'N';
-  let defaultFont: FontRequest = { name: 'A', height: 9, width: 5 };
+  let defaultFont: AssignedFont = { name: 'A', height: 9, width: 5 };
+  // ^CW: letters given a font file (from earlier formats too). We have none of those files, so a
+  // letter given one is drawn in font 0, with a warning naming the file.
+  const assignedFonts = new Map(block.fonts ?? []);
+  const resolveFont = (letter: string): { name: string; assigned?: string } => {
+    const file = assignedFonts.get(letter);
+    return file === undefined ? { name: letter } : { name: '0', assigned: `${letter},${file}` };
+  };
   let by = { module: 2, ratio: 3, height: 10 };
   let ci = 0;
   let glyphs: GlyphMap | undefined;
@@ -144,13 +156,11 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
     const code = name.slice(1);
     if (name.startsWith('^A')) {
       const f = current();
-      const fontName = code[1] === '@' ? '0' : (code[1] ?? '0');
-      const height = dots(
-        p[1],
-        fontName === defaultFont.name ? defaultFont.height : defaultFont.height,
-      );
+      const resolved = code[1] === '@' ? { name: '0' } : resolveFont(code[1] ?? '0');
+      const fontName = resolved.name;
+      const height = dots(p[1], defaultFont.height);
       f.font = {
-        name: fontName,
+        ...resolved,
         height,
         width: dots(p[2], /[0-9]/.test(fontName) || fontName === '0' ? height : 0),
         orientation: orientationOf(p[0], fw),
@@ -240,7 +250,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         }
         break;
       case '^CF': {
-        const fontName = (p[0] || defaultFont.name).toUpperCase();
+        const letter = p[0]?.toUpperCase();
+        const resolved = letter
+          ? resolveFont(letter)
+          : {
+              name: defaultFont.name,
+              ...(defaultFont.assigned !== undefined ? { assigned: defaultFont.assigned } : {}),
+            };
+        const fontName = resolved.name;
         const height = dots(p[1], defaultFont.height);
         const width = dots(
           p[2],
@@ -250,7 +267,18 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
               ? 0
               : defaultFont.width,
         );
-        defaultFont = { name: fontName, height, width };
+        defaultFont = { ...resolved, height, width };
+        break;
+      }
+      case '^CW': {
+        const letter = (p[0] ?? '').toUpperCase();
+        const file = p.slice(1).join(',').trim();
+        if (!/^[A-Z0-9]$/.test(letter) || !file) {
+          note(
+            warnings,
+            `^CW${params}: not applied (^CW takes a letter or digit and a font name, ^CWW,E:ARIAL.TTF)`,
+          );
+        } else assignedFonts.set(letter, file);
         break;
       }
       case '^BY':
@@ -430,7 +458,7 @@ function drawField(
   data: string | undefined,
   copy: number,
   ctx: ZplDrawContext,
-  defaultFont: FontRequest,
+  defaultFont: AssignedFont,
   warnings: string[],
   skipped: string[],
 ): void {
@@ -481,6 +509,13 @@ function drawField(
   } else {
     if (data === undefined) return;
     const font = f.font ?? defaultFont;
+    if (font.assigned !== undefined) {
+      const [letter, file] = [font.assigned[0], font.assigned.slice(2)];
+      note(
+        warnings,
+        `^CW${font.assigned}: the preview does not have font ${file}; the fields in font ${letter} are drawn in font 0`,
+      );
+    }
     orientation = f.font?.orientation ?? f.orientation;
     const value = f.glyphs ? applyGlyphMap(text(), f.glyphs) : text();
     const drawn =
