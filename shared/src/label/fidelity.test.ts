@@ -206,6 +206,15 @@ describe('measured against Labelary', () => {
       },
     );
 
+    it('^FT ends a QR code above its baseline: 3 modules for version 1, 7 for version 2', () => {
+      // Labelary: version 1 at magnification 5 ends 15 dots above ^FT's y, version 2 at 10 ends
+      // 70 above (a side of 21 or 25 modules short of a multiple of 8 by 3 or 7).
+      const v1 = inkBox(dots('^XA^FT60,300^BQN,2,5^FDMA,PRINTWIRE^FS^XZ'))!;
+      assert.deepEqual(v1, { x: 60, y: 300 - 15 - 105, w: 105, h: 105 });
+      const v2 = inkBox(dots('^XA^FT60,500^BQN,2,10^FDHA,PRINTWIRE LABEL 2026^FS^XZ'))!;
+      assert.deepEqual(v2, { x: 60, y: 500 - 70 - 250, w: 250, h: 250 });
+    });
+
     it('the preview warns of the characters manual mode A or N dropped', () => {
       const a = renderLabel('^XA^FO40,40^BQN,2,6^FDMM,AAB12|CD34 abc^FS^XZ');
       assert.deepEqual(a.warnings, [

@@ -337,7 +337,16 @@ export function drawZplBarcode(
       const lost = qrDropped(text, mode);
       if (lost) warnings.push(lost);
       const bitmap = drawZplQr(text, ecc, mag, mode);
-      return { bitmap, barsBottom: bitmap.height, ...(warnings.length ? { warnings } : {}) };
+      // ^FT: Labelary ends the symbol above the baseline, by as many modules as its side falls
+      // short of a multiple of 8 (3 for version 1's 21, 7 for version 2's 25), as if the field
+      // were a byte-aligned square: measured on versions 1 and 2 only (docs/labels.md).
+      const side = Math.round(bitmap.height / mag);
+      const short = (8 - (side % 8)) % 8;
+      return {
+        bitmap,
+        barsBottom: bitmap.height + short * mag,
+        ...(warnings.length ? { warnings } : {}),
+      };
     }
     case 'B4': {
       // ^B4o,h,f,m: rows h × module dots tall (h defaults to ^BY's height), interpretation line
