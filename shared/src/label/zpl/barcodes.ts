@@ -85,6 +85,37 @@ function escapeForParse(text: string): string {
   return text.replace(/[\x00-\x1f^]/g, (c) => `^${String(c.charCodeAt(0)).padStart(3, '0')}`);
 }
 
+/**
+ * ^BX quality 200 data with its escape sequences (the manual's, with `e` the escape character
+ * ^BX names): `ee` is `e` itself, `e@` to `e_` the control characters NUL to US, `e1` FNC1 (first,
+ * it makes a GS1 symbol), `edNNN` the byte NNN. Anything else after `e` stays as written. Returned
+ * in bwip-js's parse syntax (`^FNC1`, `^NNN`).
+ */
+export function dataMatrixText(data: string, escape: string): string {
+  let text = '';
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    const next = data[i + 1];
+    if (c !== escape || next === undefined) {
+      text += escapeForParse(c);
+      continue;
+    }
+    const decimal = /^d(\d{3})/.exec(data.slice(i + 1, i + 5));
+    if (next === escape) text += escapeForParse(escape);
+    else if (next === '1') text += '^FNC1';
+    else if (next >= '@' && next <= '_') text += escapeForParse(String.fromCharCode(next.charCodeAt(0) - 64));
+    else if (decimal && Number(decimal[1]) < 256) {
+      text += `^${decimal[1]}`;
+      i += 3;
+    } else {
+      text += escapeForParse(c);
+      continue;
+    }
+    i++;
+  }
+  return text;
+}
+
 /** ^BC data with its invocation codes (>9 >: >; start codes, >5 >6 >7 switches, >8 FNC1, >0 '>'). */
 function code128Text(data: string): { text: string; fnc1: boolean; readable: string } {
   let text = '';
@@ -389,7 +420,18 @@ export function drawZplBarcode(
       const options: Record<string, unknown> = {};
       if (num(p[3], 0) > 0) options.columns = num(p[3], 0);
       if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
-      const bitmap = drawMatrixSymbol('datamatrix', data, options, module);
+      // g, the escape character, counts for quality 200 only; without one the data is drawn as
+      // written (firmware differs on the default: ~ on older printers, _ on newer).
+      const escape = p[6]?.[0];
+      const bitmap =
+        escape && num(p[2], 0) === 200
+          ? drawMatrixSymbol(
+              'datamatrix',
+              dataMatrixText(data, escape),
+              { ...options, parse: true, parsefnc: true },
+              module,
+            )
+          : drawMatrixSymbol('datamatrix', data, options, module);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'B7':
