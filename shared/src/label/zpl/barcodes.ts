@@ -103,7 +103,8 @@ export function dataMatrixText(data: string, escape: string): string {
     const decimal = /^d(\d{3})/.exec(data.slice(i + 1, i + 5));
     if (next === escape) text += escapeForParse(escape);
     else if (next === '1') text += '^FNC1';
-    else if (next >= '@' && next <= '_') text += escapeForParse(String.fromCharCode(next.charCodeAt(0) - 64));
+    else if (next >= '@' && next <= '_')
+      text += escapeForParse(String.fromCharCode(next.charCodeAt(0) - 64));
     else if (decimal && Number(decimal[1]) < 256) {
       text += `^${decimal[1]}`;
       i += 3;
