@@ -162,6 +162,11 @@ describe('labels as pictures on the job page', () => {
     assert.equal(await jobWarnings.getByRole('listitem').count(), 1);
     await page.getByText('Every command was drawn.').waitFor();
     await assertAccessible(page, 'job page with a label warning');
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await jobWarnings.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/job-label-warnings-en-1280.png` });
+    }
     await page.goto(`${orgPath}/templates/${lossyTemplateId}`);
     await page.getByRole('img', { name: 'Label 1 of the preview' }).waitFor();
     await page
