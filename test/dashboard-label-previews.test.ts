@@ -1,7 +1,8 @@
 /**
  * Labels as pictures on the dashboard's job page (Chromium against a real cloud process): a
  * sandbox ZPL job of a ^PQ batch shows every label with a zoom, its ZPL beside them as numbered
- * lines, and the commands the pictures could not draw named under them; a PDF job for the label
+ * lines, and the commands the pictures could not draw named under them, and the renderer's
+ * warnings listed under a heading in the page's language; a PDF job for the label
  * printer shows the labels it prints, one a page, and so does an HTML page (laid out by the
  * cloud's Chromium, which `serve` finds at /usr/bin/chromium). axe-core, 375 px, and the page in English,
  * French and Haitian Creole.
@@ -35,6 +36,11 @@ const ZPL = [
   '^XZ',
 ].join('\n');
 
+/** A QR code in manual alphanumeric mode: the printer drops `|cd`, and the preview warns so. */
+const LOSSY = '^XA^PW406^LL203^FO40,40^BQN,2,4^FDMM,AB12|cd^FS^XZ';
+const LOSSY_WARNING =
+  '^BQ field at 40,40: manual alphanumeric (A) mode holds only digits, capitals, space and $ % * + - . / :: 3 characters dropped, "|cd"';
+
 /** Two pages made by Chromium (the agent's fixture): two labels on a label printer. */
 const TWO_PAGES = readFileSync(
   new URL('../agent/src/render/fixtures/two-pages.pdf', import.meta.url),
@@ -48,6 +54,8 @@ describe('labels as pictures on the job page', () => {
   let pdfJobId = '';
   let htmlJobId = '';
   let templateId = '';
+  let lossyJobId = '';
+  let lossyTemplateId = '';
   const problems: string[][] = [];
 
   before(async () => {
@@ -106,6 +114,18 @@ describe('labels as pictures on the job page', () => {
       galleryId: 'label-shipping-4x6',
     });
     templateId = template.id as string;
+    const lossy = await call(
+      '/v1/jobs',
+      { printer: { alias: 'label' }, type: 'zpl', encoding: 'utf8', data: LOSSY },
+      key.key as string,
+    );
+    lossyJobId = lossy.id as string;
+    const lossyTemplate = await call(`/orgs/${opened.orgId}/templates`, {
+      name: 'Shelf QR',
+      type: 'zpl',
+      content: LOSSY,
+    });
+    lossyTemplateId = lossyTemplate.id as string;
   });
   after(async () => {
     await world?.stop();
@@ -132,6 +152,32 @@ describe('labels as pictures on the job page', () => {
     assert.equal(await zoom.getAttribute('aria-pressed'), 'true');
     assert.equal(Math.round((await first.boundingBox())!.width), 406, 'real size: one dot a pixel');
     await assertAccessible(page, 'job page with labels');
+  });
+
+  test('the warnings of a label that loses data are listed under the picture, on the job page and in the template editor', async () => {
+    await page.goto(`${orgPath}/jobs/${lossyJobId}?mode=test`);
+    await page.getByRole('img', { name: `Label 1 of job ${lossyJobId}` }).waitFor();
+    const jobWarnings = page.getByRole('list', { name: 'Warnings about this label:' });
+    await jobWarnings.getByRole('listitem').filter({ hasText: LOSSY_WARNING }).waitFor();
+    assert.equal(await jobWarnings.getByRole('listitem').count(), 1);
+    await page.getByText('Every command was drawn.').waitFor();
+    await assertAccessible(page, 'job page with a label warning');
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await jobWarnings.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/job-label-warnings-en-1280.png` });
+    }
+    await page.goto(`${orgPath}/templates/${lossyTemplateId}`);
+    await page.getByRole('img', { name: 'Label 1 of the preview' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Warnings about this label:' })
+      .getByRole('listitem')
+      .filter({ hasText: LOSSY_WARNING })
+      .waitFor();
+    // A label that loses nothing has no such list.
+    await page.goto(`${orgPath}/templates/${templateId}`);
+    await page.getByRole('img', { name: 'Label 1 of the preview' }).waitFor();
+    assert.equal(await page.getByRole('list', { name: 'Warnings about this label:' }).count(), 0);
   });
 
   test('a PDF for the label printer shows the labels it prints, one a page', async () => {
@@ -198,6 +244,11 @@ describe('labels as pictures on the job page', () => {
       fr: 'Étiquette 1 sur 2',
       ht: 'Etikèt 1 sou 2',
     } as const;
+    const warningsHeading = {
+      en: 'Warnings about this label:',
+      fr: 'Avertissements sur cette étiquette :',
+      ht: 'Avètisman sou etikèt sa a:',
+    } as const;
     for (const lang of ['en', 'fr', 'ht'] as const) {
       for (const viewport of [DESKTOP, PHONE]) {
         const { page: p, problems: pp } = await world.page({ viewport });
@@ -211,6 +262,14 @@ describe('labels as pictures on the job page', () => {
         await p.locator('.label-list img').nth(1).waitFor();
         assert.equal(await scrollsSideways(p), false, `${lang} ${viewport.width} px`);
         await assertAccessible(p, `job labels, ${lang}, ${viewport.width} px`);
+        // The heading in the page's language, the warning itself in the renderer's English.
+        await p.goto(`${orgPath}/jobs/${lossyJobId}?mode=test`);
+        await p
+          .getByRole('list', { name: warningsHeading[lang] })
+          .getByRole('listitem')
+          .filter({ hasText: LOSSY_WARNING })
+          .waitFor();
+        assert.equal(await scrollsSideways(p), false, `warnings, ${lang} ${viewport.width} px`);
         if (SHOTS) {
           mkdirSync(SHOTS, { recursive: true });
           await p.locator('.label-view').scrollIntoViewIfNeeded();

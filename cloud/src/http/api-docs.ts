@@ -127,6 +127,15 @@ export function renderApiMarkdown(doc: Json): string {
         out.push(`| ${status} | ${esc(String(response.description))} | ${esc(shape)} |`);
       }
       out.push('');
+      const headers = Object.entries(op.responses as Record<string, Json>).flatMap(
+        ([status, response]) =>
+          Object.entries((response.headers ?? {}) as Record<string, Json>).map(
+            ([name, header]) => `| ${status} | ${esc(name)} | ${esc(String(header.description))} |`,
+          ),
+      );
+      if (headers.length > 0) {
+        out.push('| Status | Response header | Meaning |', '|---|---|---|', ...headers, '');
+      }
     }
   }
   out.push('## Schemas', '');

@@ -102,6 +102,16 @@ export function buildOpenApi(
     for (const [status, spec] of Object.entries(op.responses)) {
       responses[status] = {
         description: spec.description,
+        ...(spec.headers
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(spec.headers).map(([name, description]) => [
+                  name,
+                  { description, schema: { type: 'string' } },
+                ]),
+              ),
+            }
+          : {}),
         ...(spec.schema
           ? {
               content: {

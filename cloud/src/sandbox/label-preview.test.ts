@@ -13,6 +13,7 @@ import {
   zbarRead,
 } from '@printwire/shared/testing/label-graphics';
 import { startHarness, type Harness } from '../testing/harness.js';
+import { LABEL_WARNINGS_HEADER_MAX, labelWarningsHeader } from './label-preview.js';
 import type { BootstrapResult } from '../services/bootstrap.js';
 
 const size = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
@@ -96,6 +97,37 @@ describe('label previews of sandbox jobs', () => {
     const res = await preview(id);
     assert.deepEqual(size(res.raw), { width: 406, height: 203 });
     assert.match(res.headers.get('printwire-skipped-commands') ?? '', /\^XY/);
+  });
+
+  test('the label’s warnings come in Printwire-Label-Warnings, percent-encoded JSON; none, no header', async () => {
+    // Manual A mode drops what it cannot hold: the warning quotes the data (a quote, é, a newline).
+    const zpl = '^XA^CI28^FO40,40^BQN,2,6^FDMM,AB12|"é\ncd^FS^XZ';
+    const id = await job({ type: 'zpl', encoding: 'utf8', data: zpl });
+    const res = await preview(id);
+    assert.equal(res.status, 200);
+    const header = res.headers.get('printwire-label-warnings');
+    assert.ok(header, 'the header is there');
+    assert.match(header, /^[A-Za-z0-9%\-_.!~*'()]+$/, 'only characters safe in a header');
+    const warnings = JSON.parse(decodeURIComponent(header)) as string[];
+    assert.deepEqual(warnings, renderLabel(zpl, { language: 'zpl' }).warnings);
+    assert.match(
+      warnings[0]!,
+      /\^BQ field at 40,40: manual alphanumeric \(A\) mode .*characters dropped/,
+    );
+    const clean = await job({ type: 'zpl', encoding: 'utf8', data: '^XA^FO9,9^FDx^FS^XZ' });
+    assert.equal((await preview(clean)).headers.get('printwire-label-warnings'), null);
+  });
+
+  test('Printwire-Label-Warnings holds whole warnings up to its limit, the last entry counting the rest', () => {
+    const many = Array.from({ length: 200 }, (_, i) => `^BQ field at ${i},0: "${'x'.repeat(40)}"`);
+    const header = labelWarningsHeader(many)!;
+    assert.ok(header.length <= LABEL_WARNINGS_HEADER_MAX, String(header.length));
+    const listed = JSON.parse(decodeURIComponent(header)) as string[];
+    const kept = listed.length - 1;
+    assert.deepEqual(listed.slice(0, kept), many.slice(0, kept));
+    assert.equal(listed[kept], `${200 - kept} more warnings not listed`);
+    assert.equal(labelWarningsHeader([]), undefined);
+    assert.deepEqual(JSON.parse(decodeURIComponent(labelWarningsHeader(['a'])!)), ['a']);
   });
 
   test('an EPL job is drawn too, sized by its q and Q', async () => {

@@ -66,6 +66,33 @@ export interface LabelPreview {
   warnings: string[];
 }
 
+/** Most characters of the `Printwire-Label-Warnings` header (encoded), well under the 8 KB many proxies allow a header. */
+export const LABEL_WARNINGS_HEADER_MAX = 4096;
+
+/**
+ * The `Printwire-Label-Warnings` header's value: the warnings as a JSON array of strings,
+ * percent-encoded (encodeURIComponent) so any data quoted in them is safe in a header. Whole
+ * warnings only, up to LABEL_WARNINGS_HEADER_MAX characters; when some are left off, the last
+ * entry says how many (`3 more warnings not listed`). Undefined when there are none.
+ */
+export function labelWarningsHeader(
+  warnings: readonly string[],
+  max = LABEL_WARNINGS_HEADER_MAX,
+): string | undefined {
+  if (warnings.length === 0) return undefined;
+  const encode = (list: string[]) => encodeURIComponent(JSON.stringify(list));
+  const note = (n: number) => `${n} more warning${n === 1 ? '' : 's'} not listed`;
+  const full = encode([...warnings]);
+  if (full.length <= max) return full;
+  let kept = warnings.length - 1;
+  while (
+    kept > 0 &&
+    encode([...warnings.slice(0, kept), note(warnings.length - kept)]).length > max
+  )
+    kept--;
+  return encode([...warnings.slice(0, kept), note(warnings.length - kept)]);
+}
+
 /**
  * The label size and dpi a test job records for its preview: the size asked for (the job's
  * `paper` or its template's) when it is a label size, else the printer's; the printer's dpi.

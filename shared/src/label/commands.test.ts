@@ -137,6 +137,52 @@ function sampleModules(
   return out;
 }
 
+describe('^CW font names, ^CV and ^DN', () => {
+  const label = (fields: string) => `^XA^PW300^LL120${fields}^XZ`;
+  const arial =
+    '^CWW,E:ARIAL.TTF: the preview does not have font E:ARIAL.TTF; the fields in font W are drawn in font 0';
+
+  it('a letter given a font the preview does not have is drawn in font 0, with a warning naming the font', () => {
+    const font0 = ink(dots(label('^FO10,10^A0N,40,40^FDHello^FS')));
+    const r = renderLabel(label('^CWW,E:ARIAL.TTF^FO10,10^AWN,40,40^FDHello^FS'));
+    assert.deepEqual(ink(readPng(r.png)), font0);
+    assert.deepEqual([r.skipped, r.warnings], [[], [arial]]);
+    // ^CF takes the assigned letter too; the warning is said once per font.
+    const cf = renderLabel(
+      label('^CWW,E:ARIAL.TTF^CFW,40,40^FO10,10^FDHello^FS^FO10,60^AW,40,40^FDagain^FS'),
+    );
+    assert.deepEqual(cf.warnings, [arial]);
+  });
+
+  it('a built-in letter given a font file is that font, not the bitmap font, until power-off', () => {
+    const bitmapA = ink(dots(label('^FO10,10^AAN,40,40^FDHello^FS')));
+    const font0 = ink(dots(label('^FO10,10^A0N,40,40^FDHello^FS')));
+    assert.notDeepEqual(bitmapA, font0);
+    // The assignment made in one format holds in the next (a format of settings only).
+    const r = renderLabel(`^XA^CWA,E:TT0003M_.FNT^XZ${label('^FO10,10^AAN,40,40^FDHello^FS')}`);
+    assert.deepEqual(ink(readPng(r.png)), font0);
+    assert.deepEqual(r.warnings, [
+      '^CWA,E:TT0003M_.FNT: the preview does not have font E:TT0003M_.FNT; the fields in font A are drawn in font 0',
+    ]);
+    // An assignment never used warns of nothing.
+    assert.deepEqual(renderLabel(label('^CWW,E:ARIAL.TTF^FO10,10^A0N,40^FDHi^FS')).warnings, []);
+  });
+
+  it('a ^CW without its font name is not applied, and says so', () => {
+    const r = renderLabel(label('^CWW^FO10,10^AWN,40,40^FDHello^FS'));
+    assert.deepEqual(r.warnings, [
+      '^CWW: not applied (^CW takes a letter or digit and a font name, ^CWW,E:ARIAL.TTF)',
+    ]);
+  });
+
+  it('^CV and ^DN draw nothing and are not listed as skipped', () => {
+    const plain = label('^FO10,10^BY2^BCN,40,N^FD12345^FS');
+    const r = renderLabel(label('^FO10,10^CVY^BY2^BCN,40,N^FD12345^FS^DN'));
+    assert.deepEqual([r.skipped, r.warnings], [[], []]);
+    assert.deepEqual(ink(readPng(r.png)), ink(dots(plain)));
+  });
+});
+
 describe('^BT TLC39', () => {
   it(
     'the ECI number as Code 39 that zbar reads; the serial number and more as a 4-column MicroPDF417 beside it, module for module bwip-js’s',
@@ -369,5 +415,65 @@ describe('EPL variables, counters and forms', () => {
     same(label('L', '"["V00"]"'), a('"[AB    ]"'));
     same(label('C', '"["V00"]"'), a('"[  AB  ]"'));
     same(label('N', '"C0="C0'), a('"C0=7"'));
+  });
+});
+
+describe('^BX escape character and stray prefixes', () => {
+  /** The Data Matrix bwip-js draws for `text` (its parse syntax), as 0/1 modules row by row. */
+  const dataMatrix = (text: string) => {
+    const [symbol] = bwipjs.raw({
+      bcid: 'datamatrix',
+      text,
+      parse: true,
+      parsefnc: true,
+    } as Parameters<typeof bwipjs.raw>[0]) as unknown as [
+      { pixs: number[]; pixx: number; pixy: number },
+    ];
+    return symbol;
+  };
+  const modulesAt = (d: Dots, cols: number, rows: number, module: number) => {
+    const box = inkBox(d)!;
+    return sampleModules(d, box.x, box.y, cols, rows, module, module);
+  };
+
+  it('reads a ~ as ^BX’s escape character, not a command: the ^FH and ^FD after it make the symbol and nothing is skipped', () => {
+    // posteit's Data Matrix: `^BXN,6,200,18,18,1,~^FH^FD…`; ^FH turns _7E into a ~ first (the
+    // manual: hexadecimal before escape sequences), so `_7EJ` is a line feed too.
+    const r = renderLabel('^XA^PW400^LL400^FO40,40^BXN,5,200,,,,~^FH^FDab~~c~Jd~d065_7EJ^FS^XZ');
+    assert.deepEqual([r.skipped, r.warnings], [[], []]);
+    const symbol = dataMatrix('ab~c^010dA^010');
+    assert.deepEqual(modulesAt(readPng(r.png), symbol.pixx, symbol.pixy, 5), symbol.pixs);
+  });
+
+  it('makes a GS1 Data Matrix of _1 (FNC1) with _ as the escape character, as UPS SurePost labels write it', () => {
+    const r = renderLabel('^XA^PW400^LL400^FO40,40^BXN,4,200,,,,_^FD_142012345_19261290^FS^XZ');
+    assert.deepEqual([r.skipped, r.warnings], [[], []]);
+    const symbol = dataMatrix('^FNC142012345^FNC19261290');
+    assert.deepEqual(modulesAt(readPng(r.png), symbol.pixx, symbol.pixy, 4), symbol.pixs);
+  });
+
+  it('draws the data as written when ^BX names no escape character', () => {
+    const r = renderLabel('^XA^PW400^LL400^FO40,40^BXN,4,200^FDab~~c^FS^XZ');
+    const symbol = dataMatrix('ab~~c');
+    assert.deepEqual(modulesAt(readPng(r.png), symbol.pixx, symbol.pixy, 4), symbol.pixs);
+  });
+
+  it('draws the field after a ^BX whose escape character is followed by a line break', () => {
+    const text = '^FO200,300^A0N,40,40^FDAFTER^FS';
+    const r = renderLabel(`^XA^PW400^LL400^FO40,40^BXN,4,200,0,0,1,~\r\n^FDX^FS${text}^XZ`);
+    assert.deepEqual(r.skipped, []);
+    const after = readPng(r.png);
+    const alone = dots(`^XA^PW400^LL400${text}^XZ`);
+    assert.deepEqual(
+      ink({ ...after, data: after.data.map((v, i) => (i / after.width >= 300 ? v : 0)) }),
+      ink(alone),
+    );
+  });
+
+  it('drops a stray ^ before a command (`^FS^^FT…`), as Labelary does, instead of losing the ^FT', () => {
+    const r = renderLabel('^XA^PW400^LL200^FO10,10^FDA^FS^^FT100,120^A0N,40,40^FDMOVED^FS^XZ');
+    const plain = renderLabel('^XA^PW400^LL200^FO10,10^FDA^FS^FT100,120^A0N,40,40^FDMOVED^FS^XZ');
+    assert.deepEqual(r.skipped, []);
+    assert.deepEqual(ink(readPng(r.png)), ink(readPng(plain.png)));
   });
 });

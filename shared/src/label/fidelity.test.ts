@@ -146,6 +146,15 @@ describe('measured against Labelary', () => {
     // of one byte (0x5E, 0x46, 0x53: ink from column 1 to 7), then the field's own ^FS.
     const kept = inkBox(dots('^XA^FO10,10^GFB,3,3,1,^FS^FS^XZ'));
     assert.deepEqual(kept, { x: 11, y: 10, w: 7, h: 3 });
+    // The preview says the graphic lost bytes; a count kept whole says nothing.
+    assert.deepEqual(lost.warnings, [
+      '^GFB field at 10,10: 100 bytes announced, 0 found before ^FS; the graphic is drawn shorter than its byte count (a printer would wait for the 100 missing bytes and print nothing)',
+    ]);
+    const whole = renderLabel('^XA^FO10,10^GFB,3,3,1,^FS^FS^XZ', { widthMm: 50, heightMm: 50 });
+    assert.deepEqual(whole.warnings, []);
+    // Three bytes sent of twenty: the count runs past the content's end.
+    const cut = renderLabel('^XA^FO20,30^GFB,20,20,1,abc^FS^XZ', { widthMm: 50, heightMm: 50 });
+    assert.match(cut.warnings.join('\n'), /\^GFB field at 20,30: 20 bytes announced, 3 found/);
   });
 
   it('^FW inside a field, after its ^A, turns that field too', () => {
@@ -203,6 +212,36 @@ describe('measured against Labelary', () => {
         assert.deepEqual(zbarTyped(png), ['QR-Code:AB12CD34']);
       },
     );
+
+    it('^FT ends a QR code above its baseline: 3 modules for version 1, 7 for version 2', () => {
+      // Labelary: version 1 at magnification 5 ends 15 dots above ^FT's y, version 2 at 10 ends
+      // 70 above (a side of 21 or 25 modules short of a multiple of 8 by 3 or 7).
+      const v1 = inkBox(dots('^XA^FT60,300^BQN,2,5^FDMA,PRINTWIRE^FS^XZ'))!;
+      assert.deepEqual(v1, { x: 60, y: 300 - 15 - 105, w: 105, h: 105 });
+      const v2 = inkBox(dots('^XA^FT60,500^BQN,2,10^FDHA,PRINTWIRE LABEL 2026^FS^XZ'))!;
+      assert.deepEqual(v2, { x: 60, y: 500 - 70 - 250, w: 250, h: 250 });
+    });
+
+    it('the preview warns of the characters manual mode A or N dropped', () => {
+      const a = renderLabel('^XA^FO40,40^BQN,2,6^FDMM,AAB12|CD34 abc^FS^XZ');
+      assert.deepEqual(a.warnings, [
+        '^BQ field at 40,40: manual alphanumeric (A) mode holds only digits, capitals, space and $ % * + - . / :: 4 characters dropped, "|abc"',
+      ]);
+      const n = renderLabel('^XA^FO40,40^BQN,2,6^FDQM,N123-456^FS^XZ');
+      assert.deepEqual(n.warnings, [
+        '^BQ field at 40,40: manual numeric (N) mode holds only digits: 1 character dropped, "-"',
+      ]);
+      // Data the mode holds whole, and automatic mode, warn of nothing.
+      assert.deepEqual(renderLabel('^XA^FO40,40^BQN,2,6^FDMM,AAB12 CD34^FS^XZ').warnings, []);
+      assert.deepEqual(renderLabel('^XA^FO40,40^BQN,2,6^FDQA,ab|c^FS^XZ').warnings, []);
+    });
+
+    it('data without its <level><input>, prefix loses its first three characters, and the preview says so', () => {
+      const r = renderLabel('^XA^FO40,40^BQN,2,6^FDhello^FS^XZ');
+      assert.deepEqual(r.warnings, [
+        '^BQ field at 40,40: the data does not start with <level><input>, (such as "QA,"): its first three characters "hel" were read as that and not encoded',
+      ]);
+    });
 
     it('automatic mode cuts the data by run lengths, as Labelary does', () => {
       const runs = zplQrSegments('{"n":"528173","id":"7f9753ad-a865-4769-94e9"}', 0).map(

@@ -23,6 +23,7 @@ import {
   PREVIEW_DESCRIPTION,
   previewQuerySchema,
   sendJobPreview,
+  PREVIEW_OK,
 } from '../v1/jobs.js';
 import { route } from './auth-routes.js';
 import type { Permission } from '../../accounts/permissions.js';
@@ -122,7 +123,7 @@ export const jobDashboardOperations = {
     params: idParams,
     query: modeQuery.extend(previewQuerySchema.shape),
     responses: {
-      200: { description: 'the printed page, or the label asked for', contentType: 'image/png' },
+      200: PREVIEW_OK,
       400: error(
         'VALIDATION_FAILED: `label` past the last label (or given for a receipt); INVALID_JOB: a document that cannot be read; RENDER_FAILED: an HTML page that could not be laid out in time',
       ),

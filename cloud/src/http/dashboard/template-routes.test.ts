@@ -99,6 +99,30 @@ describe('dashboard templates', () => {
     assert.equal(zplPreview.body.image, undefined);
   });
 
+  test('a label template’s preview lists the warnings of its labels, each once; none, an empty list', async () => {
+    const org = await newOrg();
+    const t = `/orgs/${org}/templates`;
+    // Two labels (^PQ2) whose QR code drops the same characters: one warning.
+    const zpl = await h.call('POST', t, {
+      token: owner.access,
+      body: { name: 'QR', type: 'zpl', content: '^XA^FO40,40^BQN,2,6^FDMM,{{code}}^FS^PQ2^XZ' },
+    });
+    const lossy = await h.call('POST', `${t}/${zpl.body.id}/preview`, {
+      token: owner.access,
+      body: { data: { code: 'AB12|cd' } },
+    });
+    assert.equal(lossy.status, 200, JSON.stringify(lossy.body));
+    assert.equal(lossy.body.labels.length, 2);
+    assert.deepEqual(lossy.body.warnings, [
+      '^BQ field at 40,40: manual alphanumeric (A) mode holds only digits, capitals, space and $ % * + - . / :: 3 characters dropped, "|cd"',
+    ]);
+    const whole = await h.call('POST', `${t}/${zpl.body.id}/preview`, {
+      token: owner.access,
+      body: { data: { code: 'AB12' } },
+    });
+    assert.deepEqual([whole.body.skipped, whole.body.warnings], [[], []]);
+  });
+
   test('a draft is previewed without saving it; a draft that does not compile names content with its line', async () => {
     const org = await newOrg();
     const t = `/orgs/${org}/templates`;

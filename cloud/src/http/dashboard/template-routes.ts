@@ -82,16 +82,20 @@ function labelPictures(output: string, language: 'zpl' | 'epl', paper: string | 
   } catch (error) {
     // No label yet (a draft without ^XA…^XZ, EPL without P): nothing to draw.
     if (error instanceof PrintwireError && error.code === 'VALIDATION_FAILED') {
-      return { labels: [], labelCount: 0, skipped: [] };
+      return { labels: [], labelCount: 0, skipped: [], warnings: [] };
     }
     throw fieldError('content', error);
   }
   const url = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
   const labels = [url(first.png)];
+  // Each label's warnings (a field's data differs from label to label), each sentence once.
+  const warnings = new Set(first.warnings);
   for (let n = 1; n < Math.min(first.labelCount, LABELS_IN_PREVIEW); n++) {
-    labels.push(url(renderLabelPreview(output, language, paperOptions, n).png));
+    const drawn = renderLabelPreview(output, language, paperOptions, n);
+    labels.push(url(drawn.png));
+    for (const warning of drawn.warnings) warnings.add(warning);
   }
-  return { labels, labelCount: first.labelCount, skipped: first.skipped };
+  return { labels, labelCount: first.labelCount, skipped: first.skipped, warnings: [...warnings] };
 }
 
 export const fromGalleryBody = z.object({ galleryId: z.string().min(1) });
@@ -114,6 +118,12 @@ const previewSchema = z.object({
     .array(z.string())
     .optional()
     .describe('ZPL and EPL: the commands the pictures could not draw'),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'ZPL and EPL: where the pictures lose data as the printer would (a QR code dropping characters, a graphic cut short, a font drawn as font 0), in English, each once, from the labels drawn',
+    ),
 });
 const galleryItemSchema = z.object({
   id: z.string(),

@@ -3,10 +3,14 @@ import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { PrintwireError } from '@printwire/shared/errors/index';
 import type { JobContext, JobService } from '../../services/jobs.js';
-import { labelPreviewLanguage } from '../../sandbox/label-preview.js';
+import {
+  LABEL_WARNINGS_HEADER_MAX,
+  labelPreviewLanguage,
+  labelWarningsHeader,
+} from '../../sandbox/label-preview.js';
 import { auth } from '../context.js';
 import { fieldIssues, invalid } from '../../resources/field-issues.js';
-import { mount, parseWith, type Guards, type Operation } from '../operation.js';
+import { mount, parseWith, type Guards, type Operation, type ResponseSpec } from '../operation.js';
 import { presentJob } from '../../resources/present.js';
 import {
   errorBodySchema,
@@ -27,8 +31,19 @@ const idempotencyHeader = {
 const error = (description: string) => ({ description, schema: errorBodySchema });
 
 /** What a job preview is, for both APIs' documentation. */
-export const PREVIEW_DESCRIPTION =
-  'Sandbox (test) jobs of type receipt, escpos, raw and text (the paper, as the virtual printer prints it), and zpl and epl, direct or from a template (one label, PNG at the printer’s dpi, default 203: sized by the label’s own ^PW/^LL or EPL q/Q, else the printer’s or the template’s label size, else 4 × 6 in), and pdf, image and html jobs for the label printer (the ^GF labels it gets, drawn back: one a page on its label size; html laid out first by the cloud’s browser on pages of the label’s size, as the agent does, with nothing loaded but data: and blob: URLs and a time limit; a cloud without a browser has no html preview, hasPreview is false and the 404 says why). `label=N` picks the N-th label from 0 (each ^XA…^XZ, each copy ^PQ asks for, and each of options.copies is one); the response says how many there are in `Printwire-Label-Count` and names the commands the picture could not draw in `Printwire-Skipped-Commands` (comma-separated, empty when none). Deleted with the job content.';
+export const PREVIEW_DESCRIPTION = `Sandbox (test) jobs of type receipt, escpos, raw and text (the paper, as the virtual printer prints it), and zpl and epl, direct or from a template (one label, PNG at the printer’s dpi, default 203: sized by the label’s own ^PW/^LL or EPL q/Q, else the printer’s or the template’s label size, else 4 × 6 in), and pdf, image and html jobs for the label printer (the ^GF labels it gets, drawn back: one a page on its label size; html laid out first by the cloud’s browser on pages of the label’s size, as the agent does, with nothing loaded but data: and blob: URLs and a time limit; a cloud without a browser has no html preview, hasPreview is false and the 404 says why). \`label=N\` picks the N-th label from 0 (each ^XA…^XZ, each copy ^PQ asks for, and each of options.copies is one); the response says how many there are in \`Printwire-Label-Count\` and names the commands the picture could not draw in \`Printwire-Skipped-Commands\` (comma-separated, empty when none). \`Printwire-Label-Warnings\` says where the picture loses data as the printer would (a QR code dropping characters, a graphic cut short, a font drawn as font 0): a JSON array of English sentences, percent-encoded (decode with decodeURIComponent, then JSON.parse); absent when there are none; at most ${LABEL_WARNINGS_HEADER_MAX} characters, whole warnings only, the last entry saying how many more were left off. Deleted with the job content.`;
+
+/** The preview's 200 answer, with the headers a label's preview carries. */
+export const PREVIEW_OK = {
+  description: 'the printed page, or the label asked for',
+  contentType: 'image/png',
+  headers: {
+    'Printwire-Label-Count': 'label previews: how many labels the content prints',
+    'Printwire-Skipped-Commands':
+      'label previews: the commands the picture could not draw, comma-separated (empty when none)',
+    'Printwire-Label-Warnings': `label previews: where the picture loses data, a percent-encoded JSON array of strings (absent when none; at most ${LABEL_WARNINGS_HEADER_MAX} characters)`,
+  },
+} satisfies ResponseSpec;
 
 export const previewQuerySchema = z.object({
   label: z.coerce
@@ -58,6 +73,8 @@ export async function sendJobPreview(
     const drawn = await jobs.labelPreview(ctx, id, label ?? 0);
     res.setHeader('Printwire-Label-Count', String(drawn.labelCount));
     res.setHeader('Printwire-Skipped-Commands', drawn.skipped.join(','));
+    const warnings = labelWarningsHeader(drawn.warnings);
+    if (warnings) res.setHeader('Printwire-Label-Warnings', warnings);
     png = drawn.png;
   } else {
     if (label !== undefined && label > 0) {
@@ -130,7 +147,7 @@ export const jobOperations = {
     params: idParamsSchema,
     query: previewQuerySchema,
     responses: {
-      200: { description: 'the printed page, or the label asked for', contentType: 'image/png' },
+      200: PREVIEW_OK,
       400: error(
         'VALIDATION_FAILED: `label` past the last label (or given for a receipt); INVALID_JOB: a document that cannot be read; RENDER_FAILED: an HTML page that could not be laid out in time',
       ),

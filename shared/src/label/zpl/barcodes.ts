@@ -36,6 +36,8 @@ export interface DrawnBarcode {
   barsBottom: number;
   /** The row the bars start at (below an interpretation line above them): where ^FO puts its y. */
   barsTop?: number;
+  /** Data the symbol leaves out as the printer does (said in the preview's warnings). */
+  warnings?: string[];
 }
 
 /** The barcode commands this module draws. */
@@ -81,6 +83,38 @@ const num = (v: string | undefined, fallback: number) => {
 /** bwip-js's parse syntax for control characters (^NNN) and a literal caret. */
 function escapeForParse(text: string): string {
   return text.replace(/[\x00-\x1f^]/g, (c) => `^${String(c.charCodeAt(0)).padStart(3, '0')}`);
+}
+
+/**
+ * ^BX quality 200 data with its escape sequences (the manual's, with `e` the escape character
+ * ^BX names): `ee` is `e` itself, `e@` to `e_` the control characters NUL to US, `e1` FNC1 (first,
+ * it makes a GS1 symbol), `edNNN` the byte NNN. Anything else after `e` stays as written. Returned
+ * in bwip-js's parse syntax (`^FNC1`, `^NNN`).
+ */
+export function dataMatrixText(data: string, escape: string): string {
+  let text = '';
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    const next = data[i + 1];
+    if (c !== escape || next === undefined) {
+      text += escapeForParse(c);
+      continue;
+    }
+    const decimal = /^d(\d{3})/.exec(data.slice(i + 1, i + 5));
+    if (next === escape) text += escapeForParse(escape);
+    else if (next === '1') text += '^FNC1';
+    else if (next >= '@' && next <= '_')
+      text += escapeForParse(String.fromCharCode(next.charCodeAt(0) - 64));
+    else if (decimal && Number(decimal[1]) < 256) {
+      text += `^${decimal[1]}`;
+      i += 3;
+    } else {
+      text += escapeForParse(c);
+      continue;
+    }
+    i++;
+  }
+  return text;
 }
 
 /** ^BC data with its invocation codes (>9 >: >; start codes, >5 >6 >7 switches, >8 FNC1, >0 '>'). */
@@ -193,6 +227,28 @@ export function code49Text(data: string): string {
   return out;
 }
 
+/** Text in a warning: quoted, control characters escaped, cut after 40 characters. */
+function quoted(text: string): string {
+  const chars = [...text];
+  const shown = chars.length > 40 ? chars.slice(0, 40).join('') + '…' : text;
+  return JSON.stringify(shown);
+}
+
+/**
+ * Manual modes A and N keep only the characters they can hold (Labelary drops the rest, and so
+ * does drawZplQr): what was dropped, said as a warning, or undefined when nothing was.
+ */
+function qrDropped(text: string, mode: ZplQrMode): string | undefined {
+  if (mode !== 'A' && mode !== 'N') return undefined;
+  const holds = mode === 'A' ? /^[0-9A-Z $%*+\-./:]$/ : /^[0-9]$/;
+  const dropped = [...text].filter((c) => !holds.test(c));
+  if (dropped.length === 0) return undefined;
+  const what = mode === 'A' ? 'alphanumeric (A' : 'numeric (N';
+  const holdsWhat = mode === 'A' ? 'digits, capitals, space and $ % * + - . / :' : 'digits';
+  const n = dropped.length;
+  return `manual ${what}) mode holds only ${holdsWhat}: ${n} character${n === 1 ? '' : 's'} dropped, ${quoted(dropped.join(''))}`;
+}
+
 /** Draws one barcode field upright (orientation is applied by the caller). */
 export function drawZplBarcode(
   command: string,
@@ -293,10 +349,14 @@ export function drawZplBarcode(
       let ecc = m?.[1] ?? (p[3] || 'Q');
       let text = m ? m[3]! : data;
       let manual = m?.[2] === 'M';
+      const warnings: string[] = [];
       if (!m && data.length >= 3) {
         ecc = 'HQML'.includes(data[0]!) ? data[0]! : 'H';
         manual = data[1] === 'M';
         text = data.slice(3);
+        warnings.push(
+          `the data does not start with <level><input>, (such as "QA,"): its first three characters ${quoted(data.slice(0, 3))} were read as that and not encoded`,
+        );
       }
       let mode: ZplQrMode = 'auto';
       if (manual) {
@@ -306,8 +366,19 @@ export function drawZplBarcode(
         else if (letter) mode = letter[0] as ZplQrMode;
         text = text.replace(/^(B\d{4}|[NAK])/, '');
       }
+      const lost = qrDropped(text, mode);
+      if (lost) warnings.push(lost);
       const bitmap = drawZplQr(text, ecc, mag, mode);
-      return { bitmap, barsBottom: bitmap.height };
+      // ^FT: Labelary ends the symbol above the baseline, by as many modules as its side falls
+      // short of a multiple of 8 (3 for version 1's 21, 7 for version 2's 25), as if the field
+      // were a byte-aligned square: measured on versions 1 and 2 only (docs/labels.md).
+      const side = Math.round(bitmap.height / mag);
+      const short = (8 - (side % 8)) % 8;
+      return {
+        bitmap,
+        barsBottom: bitmap.height + short * mag,
+        ...(warnings.length ? { warnings } : {}),
+      };
     }
     case 'B4': {
       // ^B4o,h,f,m: rows h × module dots tall (h defaults to ^BY's height), interpretation line
@@ -350,7 +421,18 @@ export function drawZplBarcode(
       const options: Record<string, unknown> = {};
       if (num(p[3], 0) > 0) options.columns = num(p[3], 0);
       if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
-      const bitmap = drawMatrixSymbol('datamatrix', data, options, module);
+      // g, the escape character, counts for quality 200 only; without one the data is drawn as
+      // written (firmware differs on the default: ~ on older printers, _ on newer).
+      const escape = p[6]?.[0];
+      const bitmap =
+        escape && num(p[2], 0) === 200
+          ? drawMatrixSymbol(
+              'datamatrix',
+              dataMatrixText(data, escape),
+              { ...options, parse: true, parsefnc: true },
+              module,
+            )
+          : drawMatrixSymbol('datamatrix', data, options, module);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'B7':

@@ -4,6 +4,15 @@
  * parameters up to the next prefix. Field data (^FD, ^FV) and comments (^FX) end at the next
  * format prefix only, so a `~` inside them is data. CR and LF between commands are ignored, as the
  * printer ignores them.
+ *
+ * Two places where a prefix character is not a command, as the printer (and Labelary) reads them:
+ * - `^BX`'s seventh parameter is its escape character (`^BXN,6,200,18,18,1,~^FD…`): the control
+ *   prefix written there is that parameter's value. A format prefix there still ends the command
+ *   (six commas and then a command is far likelier than `^` as an escape character).
+ * - A prefix followed at once by another (`^FS^^FT213,175`, a stray `^` from a generator) names no
+ *   command: the first is dropped and the second starts the command.
+ * `^FH`'s indicator may not be a prefix (the manual excludes them), so `^FH^FD` is `^FH` with its
+ * default `_`, then `^FD`.
  */
 
 export interface ZplCommand {
@@ -26,6 +35,7 @@ export function parseZpl(content: string): ZplCommand[] {
   while (i < content.length) {
     const prefix = content[i] === caret ? '^' : '~';
     i++;
+    if (isPrefix(content[i])) continue; // a stray prefix: the next one starts the command
     // Names may be split by line breaks in hand-written files; skip them.
     const nameChars: string[] = [];
     while (i < content.length && nameChars.length < 2) {
@@ -63,9 +73,14 @@ export function parseZpl(content: string): ZplCommand[] {
       continue;
     }
     const dataOnly = prefix === '^' && DATA_COMMANDS.has(code);
+    const escapeAt = prefix === '^' && code === 'BX' ? BX_ESCAPE_PARAM : -1;
     let end = i;
     while (end < content.length) {
       const c = content[end];
+      if (c === tilde && escapeAt >= 0 && isParamStart(content, i, end, escapeAt)) {
+        end++;
+        continue;
+      }
       if (c === caret || (!dataOnly && c === tilde)) break;
       end++;
     }
@@ -76,6 +91,18 @@ export function parseZpl(content: string): ZplCommand[] {
     commands.push({ name: prefix + code, params });
   }
   return commands;
+}
+
+/** ^BX's escape character is its seventh parameter (0-based 6). */
+const BX_ESCAPE_PARAM = 6;
+
+/** Whether `at` is the first character of parameter `n` (0-based) of the text from `start`. */
+function isParamStart(content: string, start: number, at: number, n: number): boolean {
+  if (n === 0) return at === start;
+  if (content[at - 1] !== ',') return false;
+  let commas = 0;
+  for (let k = start; k < at; k++) if (content[k] === ',') commas++;
+  return commas === n;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface ZplBlock {
   length?: number;
   /** The ^LH parameters in force when the format began (^LH stays set from format to format). */
   home?: string;
+  /** ^CW's font names by letter, from earlier formats (they stay assigned until power-off). */
+  fonts?: [string, string][];
 }
 
 export interface ZplPlan {
@@ -71,6 +73,8 @@ export function planZpl(commands: ZplCommand[], dpmm = 8): ZplPlan {
   let home: string | undefined;
   let unit = 1; // dots per ^MU unit: ^PW and ^LL are in the format's units
   let homeAtStart: string | undefined;
+  const fonts = new Map<string, string>();
+  let fontsAtStart: [string, string][] = [];
   for (const command of commands) {
     const name = command.name;
     if (name === '~DG') {
@@ -92,6 +96,7 @@ export function planZpl(commands: ZplCommand[], dpmm = 8): ZplPlan {
     }
     if (name === '^XA') {
       homeAtStart = home;
+      fontsAtStart = [...fonts];
       unit = 1;
       block = [];
       format = undefined;
@@ -108,6 +113,7 @@ export function planZpl(commands: ZplCommand[], dpmm = 8): ZplPlan {
           ...(width ? { width } : {}),
           ...(length ? { length } : {}),
           ...(homeAtStart !== undefined ? { home: homeAtStart } : {}),
+          ...(fontsAtStart.length > 0 ? { fonts: fontsAtStart } : {}),
         });
       block = undefined;
       format = undefined;
@@ -134,6 +140,11 @@ export function planZpl(commands: ZplCommand[], dpmm = 8): ZplPlan {
     if (name === '^MU') unit = unitDots(command.params, dpmm);
     if (name === '^PW') width = Math.round(Number(splitParams(command.params)[0]) * unit) || width;
     if (name === '^LH') home = command.params;
+    if (name === '^CW') {
+      const p = splitParams(command.params);
+      const file = p.slice(1).join(',').trim();
+      if (/^[A-Z0-9]$/i.test(p[0] ?? '') && file) fonts.set(p[0]!.toUpperCase(), file);
+    }
     if (name === '^LL')
       length = Math.round(Number(splitParams(command.params)[0]) * unit) || length;
     block.push(command);

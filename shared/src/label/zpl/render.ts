@@ -43,7 +43,7 @@ interface Field {
   baseline: boolean;
   /** ^FO/^FT's third parameter 1: the field ends at x (right-justified) instead of starting there. */
   right?: boolean;
-  font?: FontRequest & { orientation?: Orientation };
+  font?: AssignedFont & { orientation?: Orientation };
   block?: FieldBlock;
   hex?: string;
   reverse: boolean;
@@ -69,12 +69,17 @@ export const textProbe: {
   line?: (line: { x: number; y: number; font: FontRequest; drawn: TextBitmap }) => void;
 } = {};
 
+/** A font request, and the font file ^CW assigned to its letter when it has one. */
+type AssignedFont = FontRequest & { assigned?: string };
+
 /** Settings that change how the printer runs, not what the label looks like: accepted silently. */
 const NOT_DRAWN = new Set(
   (
     '^MM ^MN ^MT ^MD ^PR ~SD ~TA ~JS ^JU ^JZ ~JC ~JD ~JE ^PF ^PP ^PH ~PH ^CC ~CC ^CT ~CT ^CD ~CD ' +
     '^FX ^SZ ^JM ^KD ^KL ^KN ^KP ^MF ^ML ^MP ^MW ^NC ^NI ^SC ^SE ^SO ^ST ^SX ^TO ~HS ~HI ~HM ' +
-    '~WC ^HH ^HW ^HG ^HT ~HQ ^ID ^IS ^XB ^PQ ^FC ^MC ^MA ^JJ ^JW ~JR ~RO ^XS ^FP ^DF ^XF ~DG ~DY'
+    '~WC ^HH ^HW ^HG ^HT ~HQ ^ID ^IS ^XB ^PQ ^FC ^MC ^MA ^JJ ^JW ~JR ~RO ^XS ^FP ^DF ^XF ~DG ~DY ' +
+    // ^CV checks barcode data as it prints (draws nothing), ^DN aborts a download.
+    '^CV ^DN'
   ).split(' '),
 );
 
@@ -108,7 +113,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
   let home = { x: Number(startHome[0]) || 0, y: Number(startHome[1]) || 0 };
   let shift = { x: 0, y: 0 };
   let fw: Orientation = 'N';
-  let defaultFont: FontRequest = { name: 'A', height: 9, width: 5 };
+  let defaultFont: AssignedFont = { name: 'A', height: 9, width: 5 };
+  // ^CW: letters given a font file (from earlier formats too). We have none of those files, so a
+  // letter given one is drawn in font 0, with a warning naming the file.
+  const assignedFonts = new Map(block.fonts ?? []);
+  const resolveFont = (letter: string): { name: string; assigned?: string } => {
+    const file = assignedFonts.get(letter);
+    return file === undefined ? { name: letter } : { name: '0', assigned: `${letter},${file}` };
+  };
   let by = { module: 2, ratio: 3, height: 10 };
   let ci = 0;
   let glyphs: GlyphMap | undefined;
@@ -153,13 +165,11 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
     const code = name.slice(1);
     if (name.startsWith('^A')) {
       const f = current();
-      const fontName = code[1] === '@' ? '0' : (code[1] ?? '0');
-      const height = dots(
-        p[1],
-        fontName === defaultFont.name ? defaultFont.height : defaultFont.height,
-      );
+      const resolved = code[1] === '@' ? { name: '0' } : resolveFont(code[1] ?? '0');
+      const fontName = resolved.name;
+      const height = dots(p[1], defaultFont.height);
       f.font = {
-        name: fontName,
+        ...resolved,
         height,
         width: dots(p[2], /[0-9]/.test(fontName) || fontName === '0' ? height : 0),
         orientation: orientationOf(p[0], fw),
@@ -249,7 +259,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         }
         break;
       case '^CF': {
-        const fontName = (p[0] || defaultFont.name).toUpperCase();
+        const letter = p[0]?.toUpperCase();
+        const resolved = letter
+          ? resolveFont(letter)
+          : {
+              name: defaultFont.name,
+              ...(defaultFont.assigned !== undefined ? { assigned: defaultFont.assigned } : {}),
+            };
+        const fontName = resolved.name;
         const height = dots(p[1], defaultFont.height);
         const width = dots(
           p[2],
@@ -259,7 +276,18 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
               ? 0
               : defaultFont.width,
         );
-        defaultFont = { name: fontName, height, width };
+        defaultFont = { ...resolved, height, width };
+        break;
+      }
+      case '^CW': {
+        const letter = (p[0] ?? '').toUpperCase();
+        const file = p.slice(1).join(',').trim();
+        if (!/^[A-Z0-9]$/.test(letter) || !file) {
+          note(
+            warnings,
+            `^CW${params}: not applied (^CW takes a letter or digit and a font name, ^CWW,E:ARIAL.TTF)`,
+          );
+        } else assignedFonts.set(letter, file);
         break;
       }
       case '^BY':
@@ -333,6 +361,14 @@ export function drawZplLabel(block: ZplBlock, copy: number, ctx: ZplDrawContext)
         const rest = params.split(',');
         const data = rest.slice(4).join(',');
         const format = (p[0] || 'A').toUpperCase();
+        const count = Number(p[1]);
+        if ((format === 'B' || format === 'C') && count > data.length) {
+          // The parse ended the bytes at ^FS (the count ran past ^XZ or the content's end).
+          const f = current();
+          warnings.push(
+            `^GF${format} field at ${f.x},${f.y}: ${count} bytes announced, ${data.length} found before ^FS; the graphic is drawn shorter than its byte count (a printer would wait for the ${count - data.length} missing bytes and print nothing)`,
+          );
+        }
         const decoded = decodeGf(format, Number(p[1]), Number(p[2]), Number(p[3]), data);
         if (!decoded) {
           note(skipped, format === 'C' ? '^GF (format C)' : '^GF');
@@ -431,7 +467,7 @@ function drawField(
   data: string | undefined,
   copy: number,
   ctx: ZplDrawContext,
-  defaultFont: FontRequest,
+  defaultFont: AssignedFont,
   warnings: string[],
   skipped: string[],
 ): void {
@@ -459,6 +495,8 @@ function drawField(
       });
       upright = drawn.bitmap;
       anchorY = drawn.barsBottom;
+      for (const w of drawn.warnings ?? [])
+        warnings.push(`^${f.kind.command} field at ${f.x},${f.y}: ${w}`);
       barsTop = orientation === 'N' ? (drawn.barsTop ?? 0) : 0;
     } catch (error) {
       const reason =
@@ -480,6 +518,13 @@ function drawField(
   } else {
     if (data === undefined) return;
     const font = f.font ?? defaultFont;
+    if (font.assigned !== undefined) {
+      const [letter, file] = [font.assigned[0], font.assigned.slice(2)];
+      note(
+        warnings,
+        `^CW${font.assigned}: the preview does not have font ${file}; the fields in font ${letter} are drawn in font 0`,
+      );
+    }
     orientation = f.font?.orientation ?? f.orientation;
     const value = f.glyphs ? applyGlyphMap(text(), f.glyphs) : text();
     const drawn =

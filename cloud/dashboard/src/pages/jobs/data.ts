@@ -146,6 +146,20 @@ export interface JobLabels {
   labels: string[];
   count: number;
   skipped: string[];
+  /** The renderer's warnings of the labels drawn, each once. */
+  warnings: string[];
+}
+
+/** `Printwire-Label-Warnings`: a percent-encoded JSON array of strings; none when absent. */
+export function labelWarnings(res: Response): string[] {
+  const header = res.headers.get('printwire-label-warnings');
+  if (!header) return [];
+  try {
+    const list: unknown = JSON.parse(decodeURIComponent(header));
+    return Array.isArray(list) ? list.filter((w): w is string => typeof w === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 async function dataUrl(res: Response): Promise<string> {
@@ -172,12 +186,15 @@ export const useJobLabels = (orgId: string, mode: Mode, job: Job | undefined) =>
       const skipped = (first.headers.get('printwire-skipped-commands') ?? '')
         .split(',')
         .filter(Boolean);
-      const rest = await Promise.all(
+      const others = await Promise.all(
         Array.from({ length: Math.min(count, LABELS_SHOWN) - 1 }, (_, i) =>
-          sessionGet(path(i + 1)).then(dataUrl),
+          sessionGet(path(i + 1)),
         ),
       );
-      return { labels: [await dataUrl(first), ...rest], count, skipped };
+      // Each label has its own warnings (its fields' data); each sentence is listed once.
+      const warnings = [...new Set([first, ...others].flatMap(labelWarnings))];
+      const labels = await Promise.all([first, ...others].map(dataUrl));
+      return { labels, count, skipped, warnings };
     },
   });
 

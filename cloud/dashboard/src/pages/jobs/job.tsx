@@ -234,6 +234,7 @@ function JobView({ orgId, mode, job }: { orgId: string; mode: Mode; job: Job }) 
               labels={labels.data.labels}
               count={labels.data.count}
               skipped={labels.data.skipped}
+              warnings={labels.data.warnings}
               alt={(n) => t('jobs.labels.alt', { n, id: job.id })}
               code={
                 content.data && isLabelCode ? (

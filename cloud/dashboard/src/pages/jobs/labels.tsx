@@ -1,9 +1,10 @@
 /**
  * Labels as pictures (DESIGN.md "Look"): every label of a batch at its dots with a zoom, the ZPL
- * or EPL beside them as numbered monospace lines, and the commands the pictures could not draw
- * named under them. Used by the job page and the template editor.
+ * or EPL beside them as numbered monospace lines, the commands the pictures could not draw
+ * named under them, and the renderer's warnings (where a label loses data as the printer would),
+ * shown as data in its English. Used by the job page and the template editor.
  */
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../i18n';
 import { Button } from '../../ui';
@@ -13,6 +14,7 @@ export function LabelPictures({
   labels,
   count,
   skipped,
+  warnings = [],
   alt,
   code,
 }: {
@@ -22,6 +24,8 @@ export function LabelPictures({
   count: number;
   /** Commands not drawn (`^XY`). */
   skipped: string[];
+  /** The renderer's warnings, each once (English sentences, shown as they are). */
+  warnings?: string[];
   /** The alt text of label n (from 1). */
   alt: (n: number) => string;
   /** The ZPL or EPL, shown beside the pictures. */
@@ -29,6 +33,7 @@ export function LabelPictures({
 }) {
   const { t } = useTranslation();
   const [real, setReal] = useState(false);
+  const warningsId = useId();
   return (
     <div className="label-view">
       <figure className="preview labels">
@@ -71,6 +76,18 @@ export function LabelPictures({
             </p>
           ) : (
             <p className="hint">{t('jobs.labels.allDrawn')}</p>
+          )}
+          {warnings.length > 0 && (
+            <div className="label-warnings">
+              <p id={warningsId}>{t('jobs.labels.warnings')}</p>
+              <ul aria-labelledby={warningsId}>
+                {warnings.map((warning) => (
+                  <li key={warning} lang="en" dir="auto">
+                    {warning}
+                  </li>
+                ))}
+              </ul>
+            </div>
           )}
         </figcaption>
       </figure>

@@ -350,6 +350,7 @@ function Preview({
         labels?: string[];
         labelCount?: number;
         skipped?: string[];
+        warnings?: string[];
       }
     | undefined;
   busy: boolean;
@@ -400,6 +401,7 @@ function Preview({
           labels={preview.labels}
           count={preview.labelCount ?? preview.labels.length}
           skipped={preview.skipped ?? []}
+          warnings={preview.warnings ?? []}
           alt={(n) => t('templates.labelAlt', { n })}
           code={
             <ol className="commands" aria-label={t('templates.commands')} tabIndex={0}>
