@@ -269,4 +269,18 @@ describe('measured against Labelary', () => {
       assert.deepEqual(zbarTyped(png).sort(), ['CODE-128:12345678', 'CODE-128:382436CODE128ABC']);
     });
   });
+
+  it('^BD MaxiCode is drawn on Labelary’s grid: 200 × 193 dots at 8 dots/mm, hexagons 2.46 units of 0.34 mm apart', () => {
+    // A UPS mode 2 symbol (the ZPL manual's example data) at ^FO20,20.
+    const d = dots(
+      '^XA^FO20,20^BD2^FD002840100450000[)>\x1e01\x1d961Z00004951\x1dUPSN\x1d06X610\x1d159\x1d1234567\x1d1/1\x1d\x1dY\x1d634 ALPHA DR\x1dPITTSBURGH\x1dPA\x1e\x04^FS^XZ',
+    );
+    assert.deepEqual(inkBox(d), { x: 20, y: 20, w: 200, h: 193 });
+    const at = (x: number, y: number) => d.data[(20 + y) * d.width + 20 + x];
+    // The orientation hexagons of row 0, columns 28 and 29 (always dark), centred 3.9 dots down
+    // at 190.7 and 197.4 dots across; the bullseye's centre (97.3, 96.8) light, its inner ring
+    // (1.43-3.31 units, 3.9-9.0 dots) dark.
+    assert.deepEqual([at(190, 3), at(197, 3), at(194, 3)], [1, 1, 1]);
+    assert.deepEqual([at(97, 96), at(103, 96), at(97, 90)], [0, 1, 1]);
+  });
 });
