@@ -9,7 +9,7 @@ import { renderLabel } from '../index.js';
 import { skipWithout } from '../testing/escpos.js';
 import { inkBox, readPng, zbarTyped } from './testing.js';
 import { zplQrSegments } from './barcodes.js';
-import { code128Codewords } from './zpl/barcodes.js';
+import { code128Codewords, dataMatrixText } from './zpl/barcodes.js';
 import { pdf417Codewords } from './zpl/pdf417.js';
 
 const dots = (zpl: string) => readPng(renderLabel(zpl, { widthMm: 100, heightMm: 100 }).png);
@@ -149,6 +149,64 @@ describe('measured against Labelary', () => {
     // The next field without an orientation of its own keeps ^FW's.
     const next = inkBox(dots('^XA^FWB^FO100,100^A0,30,30^FDHELLO^FS^XZ'))!;
     assert.deepEqual([next.w, next.h], [upright.h, upright.w]);
+  });
+
+  // The symbol's modules read back from the picture: `module` dots each, `size` square, from (x, y).
+  const matrixModules = (zpl: string, x: number, y: number, module: number, size: number) => {
+    const d = dots(zpl);
+    const rows: string[] = [];
+    for (let r = 0; r < size; r++) {
+      let row = '';
+      for (let c = 0; c < size; c++) {
+        row += d.data[(y + r * module + (module >> 1)) * d.width + x + c * module + (module >> 1)];
+      }
+      rows.push(row);
+    }
+    return rows;
+  };
+
+  describe('^BX as the printer encodes it', () => {
+    it('reads ZPL’s escape sequences: _1 is FNC1, __ an underscore, _@ … _^ control characters', () => {
+      assert.equal(dataMatrixText('_1010_11012345', '_'), '^FNC1010^FNC11012345');
+      assert.equal(dataMatrixText('A__B_M_d065*1', '_'), 'A_B^013^065*1');
+      assert.equal(dataMatrixText('SLK_001_v*1', '*'), 'SLK_001_v^FNC1');
+      assert.throws(() => dataMatrixText('AB_2001', '_'), /_2 is not an escape sequence drawn/);
+    });
+
+    it('a GS1 symbol (FNC1 first and between fields) is the one Labelary draws, module for module', () => {
+      // Expected: Okapi Barcode's symbol for these codewords (232 FNC1, digit pairs + 130, 232,
+      // …), the encoder whose Data Matrix symbols match Labelary's module for module on the
+      // carrier labels. Before the escapes were read, "_1" was two characters: 149 modules off.
+      const modules = matrixModules(
+        '^XA^FO10,10^BXN,4,200,20,20,6,_^FD_1010061414100041517250101_11012345^FS^XZ',
+        10,
+        10,
+        4,
+        20,
+      );
+      assert.deepEqual(modules, [
+        '10101010101010101010',
+        '11001011110000001111',
+        '10001011100010100100',
+        '10111011001100101001',
+        '11100110001011000110',
+        '10101100111001001101',
+        '10011011001000000100',
+        '10010011110100011111',
+        '11001010110001011110',
+        '11001100000110010101',
+        '10100100110000110000',
+        '10010011010101001111',
+        '10110010100100110100',
+        '10011100101110100011',
+        '11111010010111100010',
+        '11001000111100011011',
+        '11000101100001101010',
+        '11001110111101011101',
+        '10001000110110001010',
+        '11111111111111111111',
+      ]);
+    });
   });
 
   describe('^BQ as the printer encodes it', () => {

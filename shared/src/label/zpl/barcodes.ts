@@ -193,6 +193,41 @@ export function code49Text(data: string): string {
   return out;
 }
 
+/**
+ * ^BX (quality 200) field data in bwip-js's parse syntax, with ZPL's escape sequences read
+ * (ZPL II Programming Guide, ^FD for ^BX; `escape` is ^BX's g, `_` by default): `_1` FNC1,
+ * `_3` reader programming, `_dNNN` the byte NNN, `_@` `_A` … `_Z` `_[` … `_^` the control
+ * characters NUL, SOH … SUB, ESC … RS, and the escape character twice itself (`__`). `_2`
+ * (structured append), `_5NNN` (a code page) and anything else after it are refused.
+ */
+export function dataMatrixText(data: string, escape: string): string {
+  let out = '';
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    if (c !== escape) {
+      out += escapeForParse(c);
+      continue;
+    }
+    const next = data[i + 1];
+    const code = /^\d{3}$/.test(data.slice(i + 2, i + 5)) ? data.slice(i + 2, i + 5) : undefined;
+    if (next === '1') out += '^FNC1';
+    else if (next === '3') out += '^PROG';
+    else if (next === escape) out += escapeForParse(escape);
+    else if (next === 'd' && code && Number(code) < 256) {
+      out += `^${code}`;
+      i += 3;
+    } else if (next !== undefined && next >= '@' && next <= '_') {
+      out += escapeForParse(String.fromCharCode(next.charCodeAt(0) - 64));
+    } else {
+      throw new BarcodeDataError(
+        `^BX: ${escape}${next ?? ''} is not an escape sequence drawn (${escape}1 ${escape}3 ${escape}dNNN ${escape}@-${escape}^ ${escape}${escape} are)`,
+      );
+    }
+    i++;
+  }
+  return out;
+}
+
 /** Draws one barcode field upright (orientation is applied by the caller). */
 export function drawZplBarcode(
   command: string,
@@ -347,10 +382,11 @@ export function drawZplBarcode(
     }
     case 'BX': {
       const module = num(p[1], Math.max(1, Math.round(d.height / 20)));
-      const options: Record<string, unknown> = {};
+      const options: Record<string, unknown> = { parse: true, parsefnc: true };
       if (num(p[3], 0) > 0) options.columns = num(p[3], 0);
       if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
-      const bitmap = drawMatrixSymbol('datamatrix', data, options, module);
+      const text = dataMatrixText(data, p[6] || '_');
+      const bitmap = drawMatrixSymbol('datamatrix', text, options, module);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'B7':
