@@ -209,6 +209,24 @@ describe('measured against Labelary', () => {
     });
   });
 
+  describe('^BO’s size parameter, as Labelary reads it', () => {
+    const width = (zpl: string) => inkBox(dots(zpl))!.w;
+    it('101-104 are compact symbols of 1-4 layers, 201-232 full-range ones, 300 a rune', () => {
+      // 19 layers: 95 modules (2 dots each); compact 3 layers: 23; a rune: 11.
+      assert.equal(width('^XA^FO10,10^BON,2,N,219^FDItem:88;Store:KRTX^FS^XZ'), 95 * 2);
+      assert.equal(width('^XA^FO10,10^BON,2,N,103^FDItem:88;Store:KRTX^FS^XZ'), 23 * 2);
+      assert.equal(width('^XA^FO10,10^BON,2,N,300^FD42^FS^XZ'), 11 * 2);
+    });
+
+    it('1-99 is the error correction share: that share of the codewords rounded down, no 3 more', () => {
+      // Labelary (and Okapi Barcode, whose symbols its match) draw these 23 and 75 modules wide;
+      // bwip-js's own choice (full-range only, 23 % or 95 % + 3 codewords) is 27 and 79.
+      const zpl = (d: number) => `^XA^FO10,10^BON,2,N,${d}^FDItem:88;Store:KRTX;Slot:07-03-9^FS^XZ`;
+      assert.equal(width(zpl(23)), 23 * 2);
+      assert.equal(width(zpl(95)), 75 * 2);
+    });
+  });
+
   describe('^BQ as the printer encodes it', () => {
     // The symbol's modules, read back from the picture: `module` dots each, from (x, y).
     const qrModules = (zpl: string, x: number, y: number, module: number) => {

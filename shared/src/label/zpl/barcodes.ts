@@ -19,6 +19,7 @@ import {
   withInterpretation,
   zplInterpretation,
 } from '../interpretation.js';
+import { drawZplAztec } from './aztec.js';
 import { drawDataBar, drawTlc39 } from './gs1.js';
 import { pdf417Codewords } from './pdf417.js';
 
@@ -415,10 +416,7 @@ export function drawZplBarcode(
     }
     case 'BO': {
       const mag = num(p[1], d.dpmm >= 12 ? 6 : 4);
-      const options: Record<string, unknown> = {};
-      const ecc = num(p[3], 0);
-      if (ecc >= 1 && ecc <= 99) options.eclevel = ecc;
-      const bitmap = drawMatrixSymbol('azteccode', data, options, mag);
+      const bitmap = drawZplAztec(data, num(p[3], 0), mag);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'BD': {
