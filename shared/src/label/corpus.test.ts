@@ -65,7 +65,8 @@ const EXPECTED: Record<string, Expected> = {
     labels: 1,
     size: [609, 406],
     barcodes: ['EAN-13:0036000291452', 'EAN-13:5901234123457', 'EAN-8:96385074'],
-    words: ['Café moulu', 'Torréfié', 'été', '5901234123457'],
+    // The EAN and UPC digits stand in groups between guard bars, as printed: not one phrase.
+    words: ['Café moulu', 'Torréfié', 'été', '$12.49'],
   },
   'shelf.zpl': {
     labels: 3,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderLabel } from '../index.js';
 import { skipWithout } from '../testing/escpos.js';
-import { inkBox, readPng, zbarTyped } from './testing.js';
+import { inkBox, inkIn, readPng, zbarTyped } from './testing.js';
 import { zplQrSegments } from './barcodes.js';
 import { code128Codewords, dataMatrixText } from './zpl/barcodes.js';
 import { pdf417Codewords } from './zpl/pdf417.js';
@@ -224,6 +224,62 @@ describe('measured against Labelary', () => {
       const zpl = (d: number) => `^XA^FO10,10^BON,2,N,${d}^FDItem:88;Store:KRTX;Slot:07-03-9^FS^XZ`;
       assert.equal(width(zpl(23)), 23 * 2);
       assert.equal(width(zpl(95)), 75 * 2);
+    });
+  });
+
+  describe('EAN and UPC interpretation lines as the printer lays them out', () => {
+    // Runs of columns with ink between rows y0 and y1 (x from 0 to 259).
+    const runs = (d: ReturnType<typeof dots>, y0: number, y1: number) => {
+      const found: [number, number][] = [];
+      for (let x = 0; x < 260; x++) {
+        if (inkIn(d, x, y0, 1, y1 - y0) === 0) continue;
+        const last = found[found.length - 1];
+        if (last && last[1] === x - 1) last[1] = x;
+        else found.push([x, x]);
+      }
+      return found;
+    };
+
+    it('EAN-13: the first digit before the bars, six digits between each pair of guard bars, which reach 13 dots lower', () => {
+      // ^BY2, bars 100 dots from (50, 50): the guard bars (modules 0, 2, 46, 48, 92, 94) end at
+      // row 162, the others at 149; the digits' cells (12 dots) are right-aligned to 10 dots
+      // before the bars (the first), then spread across modules 5-44 and 51-90.
+      const d = dots('^XA^FO50,50^BY2^BEN,100,Y,N^FD400638133393^FS^XZ');
+      assert.deepEqual(
+        runs(d, 150, 153).map(([a]) => a),
+        [50, 54, 142, 146, 234, 238],
+      );
+      assert.equal(inkIn(d, 50, 162, 2, 1), 2);
+      assert.equal(inkIn(d, 50, 163, 2, 1), 0);
+      const band = runs(d, 163, 170);
+      assert.equal(band.length, 13);
+      const [first, ...groups] = band;
+      assert.ok(first![0] >= 28 && first![1] < 40, `first digit at ${first}`);
+      for (const [a, b] of groups.slice(0, 6)) assert.ok(a >= 60 && b < 140, `left half ${a}-${b}`);
+      for (const [a, b] of groups.slice(6)) assert.ok(a >= 152 && b < 232, `right half ${a}-${b}`);
+    });
+
+    it('the bars, not the digits before them, are at the field origin, turned or not', () => {
+      const d = dots('^XA^FO300,200^BY2^BER,80,Y,N^FD400638133393^FS^XZ');
+      // Turned 90°: the start guard bar is the top row, from the guard bars' end (13 dots left
+      // of the bars) to the bars' far side; the first digit stands above the origin.
+      assert.equal(inkIn(d, 300, 200, 80, 2), 160);
+      assert.equal(inkIn(d, 287, 199, 100, 1), 0, 'nothing of the bars above row 200');
+      assert.ok(inkIn(d, 260, 170, 60, 30) > 0, 'the first digit above the origin');
+    });
+
+    it('zbar reads the symbols with their lines back', { skip: skipWithout('zbarimg') }, () => {
+      const png = renderLabel(
+        '^XA^BY2^FO40,40^BEN,80,Y,N^FD400638133393^FS^FO40,200^BUN,80,Y,Y^FD03600029145^FS' +
+          '^FO300,40^B8N,80,Y,N^FD9638507^FS^FO300,200^B9N,80,Y,N^FD1234500006^FS^XZ',
+        { widthMm: 100, heightMm: 50 },
+      ).png;
+      assert.deepEqual(zbarTyped(png), [
+        'EAN-13:0012345000065',
+        'EAN-13:0036000291452',
+        'EAN-13:4006381333931',
+        'EAN-8:96385074',
+      ]);
     });
   });
 

@@ -16,6 +16,7 @@ import {
 import {
   gs1CheckDigit,
   upcaToUpce,
+  upcEanInterpretation,
   withInterpretation,
   zplInterpretation,
 } from '../interpretation.js';
@@ -37,6 +38,11 @@ export interface DrawnBarcode {
   barsBottom: number;
   /** The row the bars start at (below an interpretation line above them): where ^FO puts its y. */
   barsTop?: number;
+  /**
+   * The bars' own rectangle, where digits reach outside it (EAN and UPC): ^FO puts its corner,
+   * turned with the field, at the field origin.
+   */
+  box?: { x: number; y: number; w: number; h: number };
 }
 
 /** The barcode commands this module draws. */
@@ -251,11 +257,13 @@ export function drawZplBarcode(
       ratio: d.ratio,
       height: num(heightParam, d.height),
     });
-    if (!yes(printLine, lineDefault)) return { bitmap: bars, barsBottom: bars.height };
-    // EAN and UPC print their digits in groups beside the guard bars: not this line.
-    if (!/^(ean|upc)/.test(bcid)) {
-      return zplInterpretation(bars, readable, d.module, yes(above, false));
+    if (bcid === 'ean13' || bcid === 'ean8' || bcid === 'upca' || bcid === 'upce') {
+      const line = !yes(printLine, lineDefault) ? 'none' : yes(above, false) ? 'above' : 'below';
+      return upcEanInterpretation(bars, bcid, readable, d.module, line);
     }
+    if (!yes(printLine, lineDefault)) return { bitmap: bars, barsBottom: bars.height };
+    // The add-ons (^BS) print their digits above the bars, centred: not this line.
+    if (!/^ean/.test(bcid)) return zplInterpretation(bars, readable, d.module, yes(above, false));
     return withInterpretation(bars, readable, d.module, yes(above, false));
   };
   switch (command) {
