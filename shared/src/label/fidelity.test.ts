@@ -268,6 +268,14 @@ describe('measured against Labelary', () => {
       assert.ok(inkIn(d, 260, 170, 60, 30) > 0, 'the first digit above the origin');
     });
 
+    it('UPC-A: the number system digit before the bars, the check digit after them unless e is N', () => {
+      // ^BY2 from x = 50: 95 modules to x = 240, the check digit's cell from module 97 (x = 244).
+      const after = (e: string) =>
+        inkIn(dots(`^XA^FO50,50^BY2^BUN,100,Y,N,${e}^FD03600029145^FS^XZ`), 241, 150, 40, 30);
+      assert.ok(after('Y') > 20, 'the check digit after the bars');
+      assert.equal(after('N'), 0);
+    });
+
     it('zbar reads the symbols with their lines back', { skip: skipWithout('zbarimg') }, () => {
       const png = renderLabel(
         '^XA^BY2^FO40,40^BEN,80,Y,N^FD400638133393^FS^FO40,200^BUN,80,Y,Y^FD03600029145^FS' +

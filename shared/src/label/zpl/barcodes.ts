@@ -299,7 +299,9 @@ export function drawZplBarcode(
     case 'BU': {
       const digits = data.replace(/\D/g, '').padStart(11, '0').slice(0, 11);
       const full = digits + gs1CheckDigit(digits);
-      return linear('upca', full, full, p[1], p[2], p[3]);
+      // e: the check digit printed after the bars (Y) or not.
+      const shown = yes(p[4], true) ? full : full.slice(0, -1);
+      return linear('upca', full, shown, p[1], p[2], p[3]);
     }
     case 'B9': {
       const digits = data.replace(/\D/g, '');
@@ -309,7 +311,8 @@ export function drawZplBarcode(
       if (!upce) throw new Error(`^B9: ${data} cannot be zero-suppressed to UPC-E`);
       const expanded = upca ?? digits;
       const full = upce + gs1CheckDigit(upca ?? expanded);
-      return linear('upce', full, full, p[1], p[2], p[3]);
+      const shown = yes(p[4], true) ? full : full.slice(0, -1);
+      return linear('upce', full, shown, p[1], p[2], p[3]);
     }
     case 'B3': {
       const check = yes(p[1], false);
