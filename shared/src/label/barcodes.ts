@@ -6,7 +6,7 @@
  */
 import bwipjs from 'bwip-js';
 import QRCode from 'qrcode';
-import { Bitmap, fillPolygons } from './bitmap.js';
+import { Bitmap } from './bitmap.js';
 
 /** Symbologies whose elements are narrow or wide (the ratio applies), rather than 1-4 modules. */
 const RATIO_SYMBOLOGIES = new Set([
@@ -398,6 +398,30 @@ const MAXI_HEX_Y = [1, 0.5, -0.5, -1, -0.5, 0.5].map((y) => y * 1.25);
 const MAXI_RINGS = [10.85, 8.97, 7.1, 5.22, 3.31, 1.43];
 
 /**
+ * A convex hexagon filled as fillPolygons fills it (dots whose centres are inside; a crossing
+ * rounded to the nearest dot edge), without its general bookkeeping: a MaxiCode has hundreds.
+ */
+function fillConvexHexagon(bitmap: Bitmap, xs: number[], ys: number[]): void {
+  const top = Math.min(...ys);
+  const bottom = Math.max(...ys);
+  for (let y = top; y < bottom; y++) {
+    const sy = y + 0.5;
+    let from = Infinity;
+    let to = -Infinity;
+    for (let k = 0; k < 6; k++) {
+      const j = k === 5 ? 0 : k + 1;
+      const ay = ys[k]!;
+      const by = ys[j]!;
+      if (ay === by || sy < Math.min(ay, by) || sy >= Math.max(ay, by)) continue;
+      const x = xs[k]! + ((sy - ay) * (xs[j]! - xs[k]!)) / (by - ay);
+      from = Math.min(from, x);
+      to = Math.max(to, x);
+    }
+    if (to > from) bitmap.fill(Math.round(from), y, Math.round(to) - Math.round(from), 1);
+  }
+}
+
+/**
  * MaxiCode: 33 rows of 30 hexagons around a bullseye (bwip-js gives the indexes of the dark
  * hexagons), drawn at the size and on the grid of Labelary's renders (see MAXI_UNIT_MM).
  */
@@ -409,20 +433,19 @@ export function drawMaxicode(
   const symbol = raw('maxicode', text, bwipOptions)[0] as { pixs: number[] };
   const unit = MAXI_UNIT_MM * dpmm;
   const bitmap = new Bitmap(Math.ceil(74 * unit), Math.ceil(72 * unit));
-  const rings: number[][] = [];
+  const xs = [0, 0, 0, 0, 0, 0];
+  const ys = [0, 0, 0, 0, 0, 0];
   for (const index of symbol.pixs) {
     const row = Math.floor(index / 30);
     const col = index % 30;
     const cx = 2.46 * col + 1.23 + (row % 2 === 1 ? 1.23 : 0);
     const cy = 2.135 * row + 1.43;
-    const ring: number[] = [];
     for (let k = 0; k < 6; k++) {
-      ring.push(Math.trunc((cx + MAXI_HEX_X[k]!) * unit), Math.trunc((cy + MAXI_HEX_Y[k]!) * unit));
+      xs[k] = Math.trunc((cx + MAXI_HEX_X[k]!) * unit);
+      ys[k] = Math.trunc((cy + MAXI_HEX_Y[k]!) * unit);
     }
-    rings.push(ring);
+    fillConvexHexagon(bitmap, xs, ys);
   }
-  // Hexagons one at a time: neighbours' edges touch, and each is filled whole as drawn.
-  for (const ring of rings) fillPolygons(bitmap, [ring]);
   // The bullseye: dark between circles 1 and 2, 3 and 4, 5 and 6 (dot centres inside).
   const cx = 35.76 * unit;
   const cy = 35.6 * unit;
