@@ -6,7 +6,7 @@
  */
 import bwipjs from 'bwip-js';
 import QRCode from 'qrcode';
-import { Bitmap, fillPolygons } from './bitmap.js';
+import { Bitmap } from './bitmap.js';
 
 /** Symbologies whose elements are narrow or wide (the ratio applies), rather than 1-4 modules. */
 const RATIO_SYMBOLOGIES = new Set([
@@ -384,8 +384,46 @@ export function drawStacked(
 }
 
 /**
- * MaxiCode: 33 rows of 30 hexagons around a bullseye, one inch square whatever the resolution
- * (as the printer draws it): bwip-js gives the indexes of the dark hexagons.
+ * MaxiCode's layout as Labelary draws it (read back from its renders of the UPS labels, where
+ * every hexagon and ring falls on this grid): in units of 0.34 mm (2.72 dots at 8 dots/mm),
+ * hexagon centres 2.46 apart across and 2.135 down, odd rows half a pitch right; each hexagon
+ * pointed at the top, 1.25 from centre to point and 1.075 to a flat side, its corners cut to
+ * whole dots; the bullseye's six circles around (35.76, 35.60). The symbol is 74 × 72 units,
+ * about 25.2 × 24.5 mm (ISO/IEC 16023's nominal symbol is 28.14 × 26.91 mm; Labelary's is
+ * smaller).
+ */
+const MAXI_UNIT_MM = 0.34;
+const MAXI_HEX_X = [0, 0.86, 0.86, 0, -0.86, -0.86].map((x) => x * 1.25);
+const MAXI_HEX_Y = [1, 0.5, -0.5, -1, -0.5, 0.5].map((y) => y * 1.25);
+const MAXI_RINGS = [10.85, 8.97, 7.1, 5.22, 3.31, 1.43];
+
+/**
+ * A convex hexagon filled as fillPolygons fills it (dots whose centres are inside; a crossing
+ * rounded to the nearest dot edge), without its general bookkeeping: a MaxiCode has hundreds.
+ */
+function fillConvexHexagon(bitmap: Bitmap, xs: number[], ys: number[]): void {
+  const top = Math.min(...ys);
+  const bottom = Math.max(...ys);
+  for (let y = top; y < bottom; y++) {
+    const sy = y + 0.5;
+    let from = Infinity;
+    let to = -Infinity;
+    for (let k = 0; k < 6; k++) {
+      const j = k === 5 ? 0 : k + 1;
+      const ay = ys[k]!;
+      const by = ys[j]!;
+      if (ay === by || sy < Math.min(ay, by) || sy >= Math.max(ay, by)) continue;
+      const x = xs[k]! + ((sy - ay) * (xs[j]! - xs[k]!)) / (by - ay);
+      from = Math.min(from, x);
+      to = Math.max(to, x);
+    }
+    if (to > from) bitmap.fill(Math.round(from), y, Math.round(to) - Math.round(from), 1);
+  }
+}
+
+/**
+ * MaxiCode: 33 rows of 30 hexagons around a bullseye (bwip-js gives the indexes of the dark
+ * hexagons), drawn at the size and on the grid of Labelary's renders (see MAXI_UNIT_MM).
  */
 export function drawMaxicode(
   text: string,
@@ -393,51 +431,32 @@ export function drawMaxicode(
   dpmm: number,
 ): Bitmap {
   const symbol = raw('maxicode', text, bwipOptions)[0] as { pixs: number[] };
-  const size = Math.round(28.14 * dpmm); // ISO/IEC 16023: 28.14 mm wide, 26.91 mm tall
-  const height = Math.round(26.91 * dpmm);
-  const bitmap = new Bitmap(size, height);
-  const w = size / 29.5; // hexagon pitch across
-  const h = height / 33; // row pitch
-  const r = w / 2;
-  // One hexagon drawn once at each of the two sub-dot phases a row can start at, then stamped.
-  const stamps = new Map<string, { bitmap: Bitmap; dx: number; dy: number }>();
-  const stamp = (cx: number, cy: number) => {
-    const fx = Math.round((cx - Math.floor(cx)) * 4) / 4;
-    const fy = Math.round((cy - Math.floor(cy)) * 4) / 4;
-    const key = `${fx},${fy}`;
-    let s = stamps.get(key);
-    if (!s) {
-      const side = Math.ceil(2 * r * 1.05) + 2;
-      const hex = new Bitmap(side, side);
-      const ring: number[] = [];
-      for (let k = 0; k < 6; k++) {
-        const a = Math.PI / 6 + (k * Math.PI) / 3;
-        ring.push(side / 2 + fx + Math.cos(a) * r * 1.05, side / 2 + fy + Math.sin(a) * r * 1.05);
-      }
-      fillPolygons(hex, [ring]);
-      s = { bitmap: hex, dx: -Math.floor(side / 2), dy: -Math.floor(side / 2) };
-      stamps.set(key, s);
-    }
-    bitmap.draw(s.bitmap, Math.floor(cx) + s.dx, Math.floor(cy) + s.dy);
-  };
+  const unit = MAXI_UNIT_MM * dpmm;
+  const bitmap = new Bitmap(Math.ceil(74 * unit), Math.ceil(72 * unit));
+  const xs = [0, 0, 0, 0, 0, 0];
+  const ys = [0, 0, 0, 0, 0, 0];
   for (const index of symbol.pixs) {
     const row = Math.floor(index / 30);
     const col = index % 30;
-    stamp(col * w + r + (row % 2 === 1 ? r : 0), row * h + h / 2);
+    const cx = 2.46 * col + 1.23 + (row % 2 === 1 ? 1.23 : 0);
+    const cy = 2.135 * row + 1.43;
+    for (let k = 0; k < 6; k++) {
+      xs[k] = Math.trunc((cx + MAXI_HEX_X[k]!) * unit);
+      ys[k] = Math.trunc((cy + MAXI_HEX_Y[k]!) * unit);
+    }
+    fillConvexHexagon(bitmap, xs, ys);
   }
-  // The bullseye: three dark rings around the centre, in the square that holds them.
-  const cx = 14 * w + r;
-  const cy = 16 * h + h / 2;
-  const unit = size / 28.14; // dots per millimetre
-  const radii = [3.87, 3.09, 2.51, 1.73, 1.15, 0.39].map((mm) => mm * unit * 0.93);
+  // The bullseye: dark between circles 1 and 2, 3 and 4, 5 and 6 (dot centres inside).
+  const cx = 35.76 * unit;
+  const cy = 35.6 * unit;
+  const radii = MAXI_RINGS.map((r) => r * unit);
   const reach = Math.ceil(radii[0]!) + 1;
   for (let y = Math.floor(cy) - reach; y <= Math.ceil(cy) + reach; y++) {
     for (let x = Math.floor(cx) - reach; x <= Math.ceil(cx) + reach; x++) {
       const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
-      if (d > radii[0]!) continue;
-      let band = 0;
-      while (band < radii.length - 1 && d <= radii[band + 1]!) band++;
-      bitmap.set(x, y, band % 2 === 0 ? 1 : 0);
+      for (let band = 0; band < radii.length; band += 2) {
+        if (d < radii[band]! && d >= radii[band + 1]!) bitmap.set(x, y, 1);
+      }
     }
   }
   return bitmap;

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderLabel } from '../index.js';
 import { skipWithout } from '../testing/escpos.js';
-import { inkBox, readPng, zbarTyped } from './testing.js';
+import { inkBox, inkIn, readPng, zbarTyped } from './testing.js';
 import { zplQrSegments } from './barcodes.js';
-import { code128Codewords } from './zpl/barcodes.js';
+import { code128Codewords, dataMatrixText } from './zpl/barcodes.js';
 import { pdf417Codewords } from './zpl/pdf417.js';
 
 const dots = (zpl: string) => readPng(renderLabel(zpl, { widthMm: 100, heightMm: 100 }).png);
@@ -167,6 +167,146 @@ describe('measured against Labelary', () => {
     assert.deepEqual([next.w, next.h], [upright.h, upright.w]);
   });
 
+  // The symbol's modules read back from the picture: `module` dots each, `size` square, from (x, y).
+  const matrixModules = (zpl: string, x: number, y: number, module: number, size: number) => {
+    const d = dots(zpl);
+    const rows: string[] = [];
+    for (let r = 0; r < size; r++) {
+      let row = '';
+      for (let c = 0; c < size; c++) {
+        row += d.data[(y + r * module + (module >> 1)) * d.width + x + c * module + (module >> 1)];
+      }
+      rows.push(row);
+    }
+    return rows;
+  };
+
+  describe('^BX as the printer encodes it', () => {
+    it('reads ZPL’s escape sequences: _1 is FNC1, __ an underscore, _@ … _^ control characters', () => {
+      assert.equal(dataMatrixText('_1010_11012345', '_'), '^FNC1010^FNC11012345');
+      assert.equal(dataMatrixText('A__B_M_d065*1', '_'), 'A_B^013^065*1');
+      assert.equal(dataMatrixText('SLK_001_v*1', '*'), 'SLK_001_v^FNC1');
+      assert.throws(() => dataMatrixText('AB_2001', '_'), /_2 is not an escape sequence drawn/);
+    });
+
+    it('a GS1 symbol (FNC1 first and between fields) is the one Labelary draws, module for module', () => {
+      // Expected: Okapi Barcode's symbol for these codewords (232 FNC1, digit pairs + 130, 232,
+      // …), the encoder whose Data Matrix symbols match Labelary's module for module on the
+      // carrier labels. Before the escapes were read, "_1" was two characters: 149 modules off.
+      const modules = matrixModules(
+        '^XA^FO10,10^BXN,4,200,20,20,6,_^FD_1010061414100041517250101_11012345^FS^XZ',
+        10,
+        10,
+        4,
+        20,
+      );
+      assert.deepEqual(modules, [
+        '10101010101010101010',
+        '11001011110000001111',
+        '10001011100010100100',
+        '10111011001100101001',
+        '11100110001011000110',
+        '10101100111001001101',
+        '10011011001000000100',
+        '10010011110100011111',
+        '11001010110001011110',
+        '11001100000110010101',
+        '10100100110000110000',
+        '10010011010101001111',
+        '10110010100100110100',
+        '10011100101110100011',
+        '11111010010111100010',
+        '11001000111100011011',
+        '11000101100001101010',
+        '11001110111101011101',
+        '10001000110110001010',
+        '11111111111111111111',
+      ]);
+    });
+  });
+
+  describe('^BO’s size parameter, as Labelary reads it', () => {
+    const width = (zpl: string) => inkBox(dots(zpl))!.w;
+    it('101-104 are compact symbols of 1-4 layers, 201-232 full-range ones, 300 a rune', () => {
+      // 19 layers: 95 modules (2 dots each); compact 3 layers: 23; a rune: 11.
+      assert.equal(width('^XA^FO10,10^BON,2,N,219^FDItem:88;Store:KRTX^FS^XZ'), 95 * 2);
+      assert.equal(width('^XA^FO10,10^BON,2,N,103^FDItem:88;Store:KRTX^FS^XZ'), 23 * 2);
+      assert.equal(width('^XA^FO10,10^BON,2,N,300^FD42^FS^XZ'), 11 * 2);
+    });
+
+    it('1-99 is the error correction share: that share of the codewords rounded down, no 3 more', () => {
+      // Labelary (and Okapi Barcode, whose symbols its match) draw these 23 and 75 modules wide;
+      // bwip-js's own choice (full-range only, 23 % or 95 % + 3 codewords) is 27 and 79.
+      const zpl = (d: number) => `^XA^FO10,10^BON,2,N,${d}^FDItem:88;Store:KRTX;Slot:07-03-9^FS^XZ`;
+      assert.equal(width(zpl(23)), 23 * 2);
+      assert.equal(width(zpl(95)), 75 * 2);
+    });
+  });
+
+  describe('EAN and UPC interpretation lines as the printer lays them out', () => {
+    // Runs of columns with ink between rows y0 and y1 (x from 0 to 259).
+    const runs = (d: ReturnType<typeof dots>, y0: number, y1: number) => {
+      const found: [number, number][] = [];
+      for (let x = 0; x < 260; x++) {
+        if (inkIn(d, x, y0, 1, y1 - y0) === 0) continue;
+        const last = found[found.length - 1];
+        if (last && last[1] === x - 1) last[1] = x;
+        else found.push([x, x]);
+      }
+      return found;
+    };
+
+    it('EAN-13: the first digit before the bars, six digits between each pair of guard bars, which reach 13 dots lower', () => {
+      // ^BY2, bars 100 dots from (50, 50): the guard bars (modules 0, 2, 46, 48, 92, 94) end at
+      // row 162, the others at 149; the digits' cells (12 dots) are right-aligned to 10 dots
+      // before the bars (the first), then spread across modules 5-44 and 51-90.
+      const d = dots('^XA^FO50,50^BY2^BEN,100,Y,N^FD400638133393^FS^XZ');
+      assert.deepEqual(
+        runs(d, 150, 153).map(([a]) => a),
+        [50, 54, 142, 146, 234, 238],
+      );
+      assert.equal(inkIn(d, 50, 162, 2, 1), 2);
+      assert.equal(inkIn(d, 50, 163, 2, 1), 0);
+      const band = runs(d, 163, 170);
+      assert.equal(band.length, 13);
+      const [first, ...groups] = band;
+      assert.ok(first![0] >= 28 && first![1] < 40, `first digit at ${first}`);
+      for (const [a, b] of groups.slice(0, 6)) assert.ok(a >= 60 && b < 140, `left half ${a}-${b}`);
+      for (const [a, b] of groups.slice(6)) assert.ok(a >= 152 && b < 232, `right half ${a}-${b}`);
+    });
+
+    it('the bars, not the digits before them, are at the field origin, turned or not', () => {
+      const d = dots('^XA^FO300,200^BY2^BER,80,Y,N^FD400638133393^FS^XZ');
+      // Turned 90°: the start guard bar is the top row, from the guard bars' end (13 dots left
+      // of the bars) to the bars' far side; the first digit stands above the origin.
+      assert.equal(inkIn(d, 300, 200, 80, 2), 160);
+      assert.equal(inkIn(d, 287, 199, 100, 1), 0, 'nothing of the bars above row 200');
+      assert.ok(inkIn(d, 260, 170, 60, 30) > 0, 'the first digit above the origin');
+    });
+
+    it('UPC-A: the number system digit before the bars, the check digit after them unless e is N', () => {
+      // ^BY2 from x = 50: 95 modules to x = 240, the check digit's cell from module 97 (x = 244).
+      const after = (e: string) =>
+        inkIn(dots(`^XA^FO50,50^BY2^BUN,100,Y,N,${e}^FD03600029145^FS^XZ`), 241, 150, 40, 30);
+      assert.ok(after('Y') > 20, 'the check digit after the bars');
+      assert.equal(after('N'), 0);
+    });
+
+    it('zbar reads the symbols with their lines back', { skip: skipWithout('zbarimg') }, () => {
+      const png = renderLabel(
+        '^XA^BY2^FO40,40^BEN,80,Y,N^FD400638133393^FS^FO40,200^BUN,80,Y,Y^FD03600029145^FS' +
+          '^FO300,40^B8N,80,Y,N^FD9638507^FS^FO300,200^B9N,80,Y,N^FD1234500006^FS^XZ',
+        { widthMm: 100, heightMm: 50 },
+      ).png;
+      assert.deepEqual(zbarTyped(png), [
+        'EAN-13:0012345000065',
+        'EAN-13:0036000291452',
+        'EAN-13:4006381333931',
+        'EAN-8:96385074',
+      ]);
+    });
+  });
+
   describe('^BQ as the printer encodes it', () => {
     // The symbol's modules, read back from the picture: `module` dots each, from (x, y).
     const qrModules = (zpl: string, x: number, y: number, module: number) => {
@@ -314,5 +454,19 @@ describe('measured against Labelary', () => {
       ).png;
       assert.deepEqual(zbarTyped(png).sort(), ['CODE-128:12345678', 'CODE-128:382436CODE128ABC']);
     });
+  });
+
+  it('^BD MaxiCode is drawn on Labelary’s grid: 200 × 193 dots at 8 dots/mm, hexagons 2.46 units of 0.34 mm apart', () => {
+    // A UPS mode 2 symbol (the ZPL manual's example data) at ^FO20,20.
+    const d = dots(
+      '^XA^FO20,20^BD2^FD002840100450000[)>\x1e01\x1d961Z00004951\x1dUPSN\x1d06X610\x1d159\x1d1234567\x1d1/1\x1d\x1dY\x1d634 ALPHA DR\x1dPITTSBURGH\x1dPA\x1e\x04^FS^XZ',
+    );
+    assert.deepEqual(inkBox(d), { x: 20, y: 20, w: 200, h: 193 });
+    const at = (x: number, y: number) => d.data[(20 + y) * d.width + 20 + x];
+    // The orientation hexagons of row 0, columns 28 and 29 (always dark), centred 3.9 dots down
+    // at 190.7 and 197.4 dots across; the bullseye's centre (97.3, 96.8) light, its inner ring
+    // (1.43-3.31 units, 3.9-9.0 dots) dark.
+    assert.deepEqual([at(190, 3), at(197, 3), at(194, 3)], [1, 1, 1]);
+    assert.deepEqual([at(97, 96), at(103, 96), at(97, 90)], [0, 1, 1]);
   });
 });

@@ -82,6 +82,154 @@ export function zplInterpretation(
   return { bitmap: out, barsBottom: bars.height, barsTop: 0 };
 }
 
+/** The EAN and UPC symbols, whose interpretation lines sit in groups beside their guard bars. */
+export type UpcEan = 'ean13' | 'ean8' | 'upca' | 'upce';
+
+type DigitGroup = {
+  from: number;
+  to: number;
+  align: 'right' | 'justify' | 'left';
+  box: [number, number];
+};
+
+/**
+ * Where the printer (and Labelary) puts each group of digits, in modules from the symbol's left
+ * edge: the first digit of EAN-13, UPC-A and UPC-E right-aligned before the bars, the groups
+ * spread across the halves between the guard bars, UPC's check digit after the bars. `top` is
+ * how wide the line above the bars is centred over; `guard` tells the bars that reach down
+ * (by the module a bar starts at).
+ */
+const UPC_EAN: Record<
+  UpcEan,
+  { top: number; guard: (x: number) => boolean; groups: DigitGroup[] }
+> = {
+  ean13: {
+    top: 94,
+    guard: (x) => x < 3 || x > 91 || (x > 45 && x < 49),
+    groups: [
+      { from: 0, to: 1, align: 'right', box: [-9, -5] },
+      { from: 1, to: 7, align: 'justify', box: [5, 44] },
+      { from: 7, to: 13, align: 'justify', box: [51, 90] },
+    ],
+  },
+  ean8: {
+    top: 66,
+    guard: (x) => x < 3 || x > 62 || (x > 30 && x < 35),
+    groups: [
+      { from: 0, to: 4, align: 'justify', box: [5, 30] },
+      { from: 4, to: 8, align: 'justify', box: [37, 62] },
+    ],
+  },
+  upca: {
+    top: 94,
+    guard: (x) => x < 10 || x > 84 || (x > 45 && x < 49),
+    groups: [
+      { from: 0, to: 1, align: 'right', box: [-9, -5] },
+      { from: 1, to: 6, align: 'justify', box: [12, 44] },
+      { from: 6, to: 11, align: 'justify', box: [51, 83] },
+      { from: 11, to: 12, align: 'left', box: [97, 101] },
+    ],
+  },
+  upce: {
+    top: 50,
+    guard: (x) => x < 4 || x > 45,
+    groups: [
+      { from: 0, to: 1, align: 'right', box: [-9, -5] },
+      { from: 1, to: 7, align: 'justify', box: [5, 44] },
+      { from: 7, to: 8, align: 'left', box: [53, 57] },
+    ],
+  },
+};
+
+/**
+ * An EAN or UPC symbol as Labelary draws it (read from its renders): the guard bars reach 6.5
+ * modules below the others, with or without a line; the digits below are in the symbology's
+ * groups (UPC_EAN), in the interpretation lines' face (6 modules a character, 8.9 high, the
+ * baseline 8.9 modules below the bars); above the bars the whole number is one line centred
+ * over the symbol, its ink ending 12 blank rows above the bars. `box` is the bars' own
+ * rectangle in the bitmap (the digits before the bars and the line above reach outside it):
+ * ^FO puts it at the field origin in every orientation.
+ */
+export function upcEanInterpretation(
+  bars: Bitmap,
+  kind: UpcEan,
+  digits: string,
+  module: number,
+  line: 'below' | 'above' | 'none',
+): { bitmap: Bitmap; barsBottom: number; box: { x: number; y: number; w: number; h: number } } {
+  const m = Math.max(1, Math.round(module));
+  const layout = UPC_EAN[kind];
+  const h = Math.round(8.9 * m);
+  const spec = { h, w: 5 * m, gap: m, baseline: Math.round(7.6 * m) };
+  const pitch = 6 * m;
+  const extension = Math.round(6.5 * m);
+  // The bars, the guard bars reaching down.
+  const guarded = new Bitmap(bars.width, bars.height + extension);
+  guarded.draw(bars, 0, 0);
+  const bottom = bars.height - 1;
+  for (let x = 0; x < bars.width;) {
+    if (!bars.get(x, bottom)) {
+      x++;
+      continue;
+    }
+    let end = x;
+    while (end < bars.width && bars.get(end, bottom)) end++;
+    if (layout.guard(Math.floor(x / m))) guarded.fill(x, bars.height, end - x, extension);
+    x = end;
+  }
+  // Each character's cell: its left edge from the bars' and its top from the bitmap's.
+  const cells: { c: string; x: number; y: number }[] = [];
+  let barsTop = 0;
+  if (line === 'below') {
+    const top = bars.height + h - spec.baseline;
+    for (const g of layout.groups) {
+      const chars = [...digits.slice(g.from, g.to)];
+      const [from, to] = [g.box[0] * m, g.box[1] * m];
+      const spread =
+        g.align === 'justify' && chars.length > 1
+          ? (to - from - chars.length * pitch) / (chars.length - 1)
+          : 0;
+      const start =
+        g.align === 'right'
+          ? to - chars.length * pitch
+          : g.align === 'left' || chars.length > 1
+            ? from
+            : Math.round((from + to - pitch) / 2);
+      chars.forEach((c, i) =>
+        cells.push({ c, x: Math.round(start + i * (pitch + spread)), y: top }),
+      );
+    }
+  } else if (line === 'above') {
+    const chars = [...digits];
+    const start = Math.round((layout.top * m - chars.length * pitch) / 2);
+    const probe = drawMonoCells(digits, spec, 1, 1).bitmap;
+    let inkTop = probe.height;
+    let inkBottom = -1;
+    for (let y = 0; y < probe.height; y++) {
+      if (probe.data.subarray(y * probe.width, (y + 1) * probe.width).includes(1)) {
+        inkTop = Math.min(inkTop, y);
+        inkBottom = y;
+      }
+    }
+    if (inkBottom >= 0) {
+      barsTop = inkBottom - inkTop + 1 + 12;
+      chars.forEach((c, i) => cells.push({ c, x: start + i * pitch, y: -inkTop }));
+    }
+  }
+  const left = Math.max(0, ...cells.map((cell) => -cell.x));
+  const right = Math.max(guarded.width, ...cells.map((cell) => cell.x + pitch));
+  const height = Math.max(barsTop + guarded.height, ...cells.map((cell) => cell.y + h));
+  const out = new Bitmap(left + right, height);
+  out.draw(guarded, left, barsTop);
+  for (const cell of cells)
+    out.draw(drawMonoCells(cell.c, spec, 1, 1).bitmap, left + cell.x, cell.y);
+  return {
+    bitmap: out,
+    barsBottom: barsTop + bars.height,
+    box: { x: left, y: barsTop, w: bars.width, h: bars.height },
+  };
+}
+
 /** The GS1 mod-10 check digit of a string of digits (EAN, UPC, GTIN, SSCC). */
 export function gs1CheckDigit(digits: string): string {
   let sum = 0;

@@ -16,9 +16,11 @@ import {
 import {
   gs1CheckDigit,
   upcaToUpce,
+  upcEanInterpretation,
   withInterpretation,
   zplInterpretation,
 } from '../interpretation.js';
+import { drawZplAztec } from './aztec.js';
 import { drawDataBar, drawTlc39 } from './gs1.js';
 import { pdf417Codewords } from './pdf417.js';
 
@@ -38,6 +40,11 @@ export interface DrawnBarcode {
   barsTop?: number;
   /** Data the symbol leaves out as the printer does (said in the preview's warnings). */
   warnings?: string[];
+  /**
+   * The bars' own rectangle, where digits reach outside it (EAN and UPC): ^FO puts its corner,
+   * turned with the field, at the field origin.
+   */
+  box?: { x: number; y: number; w: number; h: number };
 }
 
 /** The barcode commands this module draws. */
@@ -271,11 +278,13 @@ export function drawZplBarcode(
       ratio: d.ratio,
       height: num(heightParam, d.height),
     });
-    if (!yes(printLine, lineDefault)) return { bitmap: bars, barsBottom: bars.height };
-    // EAN and UPC print their digits in groups beside the guard bars: not this line.
-    if (!/^(ean|upc)/.test(bcid)) {
-      return zplInterpretation(bars, readable, d.module, yes(above, false));
+    if (bcid === 'ean13' || bcid === 'ean8' || bcid === 'upca' || bcid === 'upce') {
+      const line = !yes(printLine, lineDefault) ? 'none' : yes(above, false) ? 'above' : 'below';
+      return upcEanInterpretation(bars, bcid, readable, d.module, line);
     }
+    if (!yes(printLine, lineDefault)) return { bitmap: bars, barsBottom: bars.height };
+    // The add-ons (^BS) print their digits above the bars, centred: not this line.
+    if (!/^ean/.test(bcid)) return zplInterpretation(bars, readable, d.module, yes(above, false));
     return withInterpretation(bars, readable, d.module, yes(above, false));
   };
   switch (command) {
@@ -311,7 +320,9 @@ export function drawZplBarcode(
     case 'BU': {
       const digits = data.replace(/\D/g, '').padStart(11, '0').slice(0, 11);
       const full = digits + gs1CheckDigit(digits);
-      return linear('upca', full, full, p[1], p[2], p[3]);
+      // e: the check digit printed after the bars (Y) or not.
+      const shown = yes(p[4], true) ? full : full.slice(0, -1);
+      return linear('upca', full, shown, p[1], p[2], p[3]);
     }
     case 'B9': {
       const digits = data.replace(/\D/g, '');
@@ -321,7 +332,8 @@ export function drawZplBarcode(
       if (!upce) throw new Error(`^B9: ${data} cannot be zero-suppressed to UPC-E`);
       const expanded = upca ?? digits;
       const full = upce + gs1CheckDigit(upca ?? expanded);
-      return linear('upce', full, full, p[1], p[2], p[3]);
+      const shown = yes(p[4], true) ? full : full.slice(0, -1);
+      return linear('upce', full, shown, p[1], p[2], p[3]);
     }
     case 'B3': {
       const check = yes(p[1], false);
@@ -418,21 +430,15 @@ export function drawZplBarcode(
     }
     case 'BX': {
       const module = num(p[1], Math.max(1, Math.round(d.height / 20)));
-      const options: Record<string, unknown> = {};
+      const options: Record<string, unknown> = { parse: true, parsefnc: true };
       if (num(p[3], 0) > 0) options.columns = num(p[3], 0);
       if (num(p[4], 0) > 0) options.rows = num(p[4], 0);
-      // g, the escape character, counts for quality 200 only; without one the data is drawn as
-      // written (firmware differs on the default: ~ on older printers, _ on newer).
-      const escape = p[6]?.[0];
-      const bitmap =
-        escape && num(p[2], 0) === 200
-          ? drawMatrixSymbol(
-              'datamatrix',
-              dataMatrixText(data, escape),
-              { ...options, parse: true, parsefnc: true },
-              module,
-            )
-          : drawMatrixSymbol('datamatrix', data, options, module);
+      // g, the escape character, counts for quality 200 (the symbol drawn here): `_` unless
+      // given, as the current ZPL manual says (older firmware used ~).
+      const escape = p[6]?.[0] || '_';
+      const quality = num(p[2], 200);
+      const text = quality === 200 ? dataMatrixText(data, escape) : escapeForParse(data);
+      const bitmap = drawMatrixSymbol('datamatrix', text, options, module);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'B7':
@@ -461,10 +467,7 @@ export function drawZplBarcode(
     }
     case 'BO': {
       const mag = num(p[1], d.dpmm >= 12 ? 6 : 4);
-      const options: Record<string, unknown> = {};
-      const ecc = num(p[3], 0);
-      if (ecc >= 1 && ecc <= 99) options.eclevel = ecc;
-      const bitmap = drawMatrixSymbol('azteccode', data, options, mag);
+      const bitmap = drawZplAztec(data, num(p[3], 0), mag);
       return { bitmap, barsBottom: bitmap.height };
     }
     case 'BD': {

@@ -476,6 +476,7 @@ function drawField(
   let anchorY: number; // the ^FT anchor's row in the upright bitmap
   let orientation = f.orientation;
   let barsTop = 0; // ^FO puts the bars (not a line of text above them) at its y
+  let box: { x: number; y: number; w: number; h: number } | undefined; // or this rectangle
   const text = () => {
     let value = data ?? '';
     if (f.serial) value = serialValue(value, f.serial.step, copy, f.serial.pad);
@@ -498,6 +499,7 @@ function drawField(
       for (const w of drawn.warnings ?? [])
         warnings.push(`^${f.kind.command} field at ${f.x},${f.y}: ${w}`);
       barsTop = orientation === 'N' ? (drawn.barsTop ?? 0) : 0;
+      box = drawn.box;
     } catch (error) {
       const reason =
         error instanceof BarcodeDataError ? error.message : String((error as Error).message);
@@ -545,5 +547,16 @@ function drawField(
   if (f.baseline) {
     const [ax, ay] = rotatePoint(orientation, 0, anchorY, upright.width, upright.height);
     label.draw(turned, fx - ax, f.y - ay, reverse);
+  } else if (box) {
+    // The turned rectangle's corner nearest the origin goes to the field origin.
+    const [ax, ay] = rotatePoint(orientation, box.x, box.y, upright.width, upright.height);
+    const [bx, by] = rotatePoint(
+      orientation,
+      box.x + box.w,
+      box.y + box.h,
+      upright.width,
+      upright.height,
+    );
+    label.draw(turned, fx - Math.min(ax, bx), f.y - Math.min(ay, by), reverse);
   } else label.draw(turned, fx, f.y + qrShift - barsTop, reverse);
 }
