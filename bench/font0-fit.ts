@@ -20,9 +20,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { renderLabel } from '@printwire/shared';
 import { readRgba } from '@printwire/shared/testing/label-compare';
-import { FONT0_METRICS } from '../shared/src/label/font0-metrics.ts';
-import type { PlacedGlyph } from '../shared/src/label/fonts.ts';
-import { textProbe } from '../shared/src/label/zpl/render.ts';
+import { FONT0_METRICS } from '@printwire/shared/label/font0-metrics';
+import type { PlacedGlyph } from '@printwire/shared/label/fonts';
+import { textProbe } from '@printwire/shared/label/zpl/render';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
