@@ -68,9 +68,11 @@ const child = spawn(
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
-    // A test that hangs fails after two minutes instead of stalling the run, and a file whose
-    // tests are all done exits even if a library left a handle open (the run must end).
-    '--test-timeout=120000',
+    // A test that hangs fails after five minutes instead of stalling the run, and a file whose
+    // tests are all done exits even if a library left a handle open (the run must end). The
+    // limit holds for a whole file too: the browser files (axe in three languages at two
+    // widths) take up to two minutes on a busy 2-core machine.
+    '--test-timeout=300000',
     '--test-force-exit',
     '--test-reporter=spec',
     ...files,
