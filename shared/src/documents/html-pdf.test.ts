@@ -17,7 +17,9 @@ const renderFailed = (pattern: RegExp) => (e: unknown) => {
 };
 
 describe('HTML to PDF with one shared browser', { skip }, () => {
-  const agent = new HtmlPdfRenderer({ executablePath: CHROMIUM, renderTimeoutMs: 1500 });
+  // Limits of 3 s for each step (6 s in all): Chromium 156 under a CI run's load took more than
+  // 1.5 s to render the next page after the spinning one was killed.
+  const agent = new HtmlPdfRenderer({ executablePath: CHROMIUM, renderTimeoutMs: 3000 });
   const offline = new HtmlPdfRenderer({
     executablePath: CHROMIUM,
     offline: true,
@@ -36,7 +38,7 @@ describe('HTML to PDF with one shared browser', { skip }, () => {
       // The PDF step’s own limit speaks first here; the whole render’s is the backstop.
       renderFailed(/timed out|did not finish/i),
     );
-    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
     const pdf = await agent.renderToPdf('<p>next</p>');
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
   });
