@@ -27,13 +27,17 @@ export function answerClientErrors(server: Server): void {
       error: { code: 'VALIDATION_FAILED', message: messageFor(err.code), retryable: false },
       requestId,
     });
+    // An answer to HEAD has no body (a client reads the bytes after the headers as an error);
+    // the request line is the start of what the parser refused.
+    const rawPacket = (err as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;
+    const head = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.end(
       'HTTP/1.1 400 Bad Request\r\n' +
         'content-type: application/json; charset=utf-8\r\n' +
         `x-request-id: ${requestId}\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\n` +
         'connection: close\r\n\r\n' +
-        body,
+        (head ? '' : body),
     );
   });
 }
